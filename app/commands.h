@@ -1,0 +1,21 @@
+// The subcommands of build/sashite: each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct PerftOptions {
+  int depth = 1;
+  std::string sfen;  // empty: the start position
+  bool divide = false;
+};
+
+// sashite perft DEPTH [--sfen SFEN] [--divide]: with --divide one "MOVE: COUNT" line per
+// root move; the last line of standard output is always the total leaf count.
+int run_perft(const PerftOptions& options);
+
+// sashite bench: the fixed benchmark; ends with "Nodes searched: N" and "Nodes/second: R".
+int run_bench();
+
+// sashite records check PATH...: parses and replays every .csa record.
+int run_records_check(const std::vector<std::string>& paths);

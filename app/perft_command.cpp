@@ -1,0 +1,40 @@
+// sashite perft and sashite bench.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "app/commands.h"
+#include "engine/benchmark.h"
+#include "engine/notation.h"
+#include "engine/perft.h"
+#include "engine/position.h"
+
+int run_perft(const PerftOptions& options) {
+  engine::Position pos;
+  if (!options.sfen.empty()) {
+    engine::Status status = pos.set_sfen(options.sfen);
+    if (!status) {
+      std::cerr << "sashite perft: " << status.message() << "\n";
+      return 2;
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t total = 0;
+  if (options.divide) {
+    for (const auto& [move, count] : engine::perft_divide(pos, options.depth)) {
+      std::cout << engine::format_usi_move(move) << ": " << count << "\n";
+      total += count;
+    }
+    if (options.depth == 0) total = 1;
+  } else {
+    total = engine::perft(pos, options.depth);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << total << std::endl;
+  std::fprintf(stderr, "perft %d: %llu leaves in %.3f s (%.1f M leaves/s)\n", options.depth,
+               (unsigned long long)total, seconds, seconds > 0 ? total / seconds / 1e6 : 0.0);
+  return 0;
+}
+
+int run_bench() { return engine::run_perft_bench(std::cout) ? 0 : 1; }

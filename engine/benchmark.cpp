@@ -1,0 +1,51 @@
+// The move-generation benchmark: times perft over positions with published counts.
+#include "engine/benchmark.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "engine/perft.h"
+#include "engine/position.h"
+
+namespace engine {
+
+const std::vector<PerftBenchCase>& perft_bench_suite() {
+  static const std::vector<PerftBenchCase> suite = {
+      {"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 6, 547581517ULL},
+      {"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 4,
+       516925165ULL},
+      {"l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91", 4,
+       129175973ULL},
+      {"9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1", 3, 112911856ULL},
+      {"k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1", 4, 13033326ULL},
+  };
+  return suite;
+}
+
+bool run_perft_bench(std::ostream& out) {
+  using Clock = std::chrono::steady_clock;
+  uint64_t total = 0;
+  double total_seconds = 0;
+  bool all_ok = true;
+  for (const PerftBenchCase& c : perft_bench_suite()) {
+    Position pos;
+    if (!pos.set_sfen(c.sfen)) return false;
+    const auto start = Clock::now();
+    const uint64_t leaves = perft(pos, c.depth);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    total += leaves;
+    total_seconds += seconds;
+    const bool ok = leaves == c.expected;
+    all_ok &= ok;
+    char line[160];
+    std::snprintf(line, sizeof line, "perft %d %12llu leaves %8.3f s %8.1f M/s %s  ", c.depth,
+                  (unsigned long long)leaves, seconds, leaves / seconds / 1e6,
+                  ok ? "ok" : "WRONG");
+    out << line << c.sfen << "\n";
+  }
+  out << "Nodes searched: " << total << "\n";
+  out << "Nodes/second: " << uint64_t(total / total_seconds) << "\n";
+  return all_ok;
+}
+
+}  // namespace engine

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of sashite from Debian's packages.
+# Usage: scripts/install-deps.sh [--check]   (--check: exit 1 if something is missing)
+set -euo pipefail
+packages=(
+  g++ make
+  libboost-dev libleveldb-dev libfmt-dev doctest-dev liblinear-dev libtoml11-dev
+  libcli11-dev libspdlog-dev
+  libosl-dev          # OpenShogiLib: independent move-generation oracle in tests
+  gpsshogi fairy-stockfish  # reference engines
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+  echo "missing packages: ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: run as root (or: sudo make deps)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
