@@ -63,7 +63,7 @@ deps-if-missing:
 # The README's test command: release build plus a debug ASan/UBSan build of the unit tests.
 test: deps-if-missing
 	$(MAKE) -j$(JOBS) all
-	$(MAKE) -j$(JOBS) BUILD=build/sanitize DEBUG=1 SANITIZE=address,undefined tests-bin
+	$(MAKE) -j$(JOBS) BUILD=build/sanitize DEBUG=1 SANITIZE=address,undefined bin tests-bin
 	scripts/run-tests.sh
 
 test-fast: all

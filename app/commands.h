@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+// sashite usi: the engine over USI on standard input and output.
+int run_usi_command();
+
 struct PerftOptions {
   int depth = 1;
   std::string sfen;  // empty: the start position
@@ -14,8 +17,15 @@ struct PerftOptions {
 // root move; the last line of standard output is always the total leaf count.
 int run_perft(const PerftOptions& options);
 
-// sashite bench: the fixed benchmark; ends with "Nodes searched: N" and "Nodes/second: R".
-int run_bench();
+struct BenchOptions {
+  int depth = 9;
+  std::vector<std::string> options;  // NAME=VALUE engine options
+  bool perft = false;
+};
+
+// sashite bench [--depth D] [--option NAME=VALUE]... [--perft]: the search benchmark (or the
+// perft suite); ends with "Nodes searched: N" and "Nodes/second: R".
+int run_bench(const BenchOptions& options);
 
 // sashite records check PATH...: parses and replays every .csa record.
 int run_records_check(const std::vector<std::string>& paths);

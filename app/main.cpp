@@ -3,11 +3,14 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "tools/match_options.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "sashite 0.1");
+
+  CLI::App* usi = app.add_subcommand("usi", "the engine, speaking USI on standard input and output (for GUIs)");
 
   PerftOptions perft_options;
   CLI::App* perft = app.add_subcommand("perft", "count the leaves of the legal move tree");
@@ -15,15 +18,35 @@ int main(int argc, char** argv) {
   perft->add_option("--sfen", perft_options.sfen, "start from this position (default: the start position)");
   perft->add_flag("--divide", perft_options.divide, "print the count under each root move");
 
-  CLI::App* bench = app.add_subcommand("bench", "move-generation benchmark: a fixed perft suite, one thread");
+  BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "search benchmark: fixed positions, one thread, fixed depth (--perft: move generation)");
+  bench->add_option("--depth", bench_options.depth, "search depth per position")->check(CLI::Range(1, 64));
+  bench->add_option("--option", bench_options.options, "engine option NAME=VALUE (repeatable)");
+  bench->add_flag("--perft", bench_options.perft, "run the perft suite instead (move generation speed)");
 
+
+  tools::MatchOptions match_options;
+  CLI::App* match = app.add_subcommand("match", "play games between two USI engines");
+  tools::add_match_options(*match, match_options);
+
+  CLI::App* records = app.add_subcommand("records", "work on CSA record files");
+  records->require_subcommand(1);
+  std::vector<std::string> record_paths;
+  CLI::App* records_check =
+      records->add_subcommand("check", "parse and replay every .csa file under the paths");
+  records_check->add_option("paths", record_paths, "files or directories (searched recursively)")
+      ->required();
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (usi->parsed()) return run_usi_command();
   if (perft->parsed()) return run_perft(perft_options);
-  if (bench->parsed()) return run_bench();
+  if (bench->parsed()) return run_bench(bench_options);
+  if (match->parsed()) return run_match_command(match_options);
+  if (records_check->parsed()) return run_records_check(record_paths);
   return 0;
 }

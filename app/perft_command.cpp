@@ -7,6 +7,7 @@
 #include "engine/benchmark.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "engine/search_bench.h"
 #include "engine/position.h"
 
 int run_perft(const PerftOptions& options) {
@@ -37,4 +38,8 @@ int run_perft(const PerftOptions& options) {
   return 0;
 }
 
-int run_bench() { return engine::run_perft_bench(std::cout) ? 0 : 1; }
+int run_bench(const BenchOptions& options) {
+  if (options.perft) return engine::run_perft_bench(std::cout) ? 0 : 1;
+  engine::run_search_bench(std::cout, options.depth, options.options);
+  return 0;
+}

@@ -1,6 +1,7 @@
 // Builds the attack tables, including magic bitboards for bishop and rank attacks.
 #include "engine/attacks.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -89,7 +90,7 @@ uint64_t next_random(uint64_t& state) {  // xorshift64*
 // Finds a magic for every square and fills `storage` (kept alive for the process).
 template <size_t N>
 void build_magics(Magic* magics, std::vector<Bitboard>& storage, const Delta (&dirs)[N],
-                  bool rank_only, uint64_t seed) {
+                  bool rank_only, uint64_t seed, const uint64_t* known) {
   std::vector<size_t> offsets(kSquareNb);
   size_t total = 0;
   std::vector<Bitboard> masks(kSquareNb);
@@ -130,6 +131,7 @@ void build_magics(Magic* magics, std::vector<Bitboard>& storage, const Delta (&d
     epoch.assign(size_t(1) << bits, 0);
     for (uint32_t attempt = 1;; ++attempt) {
       uint64_t magic = next_random(rng) & next_random(rng) & next_random(rng);
+      if (known) magic = known[s];  // verified below like a fresh one
       if (bits == 0) magic = 0;
       m.magic = magic;
       bool ok = true;
@@ -145,11 +147,21 @@ void build_magics(Magic* magics, std::vector<Bitboard>& storage, const Delta (&d
         }
       }
       if (ok) break;
+      if (known) std::abort();  // a shipped magic no longer fits: the layout changed
     }
   }
 }
 
 std::vector<Bitboard> bishop_storage, rank_storage;
+
+// Magic numbers found once by the search above (run with SASHITE_FIND_MAGICS=1 to redo it),
+// so that start-up does not spend most of a second looking for them.
+constexpr uint64_t kBishopMagicNumbers[kSquareNb] = {
+#include "engine/attacks_bishop_magics.inc"
+};
+constexpr uint64_t kRankMagicNumbers[kSquareNb] = {
+#include "engine/attacks_rank_magics.inc"
+};
 
 void build_all() {
   for (Color c : {kBlack, kWhite}) {
@@ -175,8 +187,20 @@ void build_all() {
     }
   }
   for (Square s = 0; s < kSquareNb; ++s) first_bit_in_file[s] = uint8_t(file_of(s) * 9 - (s < 63 ? 0 : 63));
-  build_magics(bishop_magics, bishop_storage, kBishopDirs, false, 0x9E3779B97F4A7C15ULL);
-  build_magics(rank_magics, rank_storage, kRookDirs, true, 0xD1B54A32D192ED03ULL);
+  const bool search = std::getenv("SASHITE_FIND_MAGICS") != nullptr;
+  build_magics(bishop_magics, bishop_storage, kBishopDirs, false, 0x9E3779B97F4A7C15ULL,
+               search ? nullptr : kBishopMagicNumbers);
+  build_magics(rank_magics, rank_storage, kRookDirs, true, 0xD1B54A32D192ED03ULL,
+               search ? nullptr : kRankMagicNumbers);
+  if (search) {
+    // Prints the tables for attacks_magics.inc.
+    for (const Magic* table : {bishop_magics, rank_magics}) {
+      std::printf("{\n");
+      for (Square s = 0; s < kSquareNb; ++s)
+        std::printf("0x%016llxULL,%s", (unsigned long long)table[s].magic, s % 4 == 3 ? "\n" : " ");
+      std::printf("\n},\n");
+    }
+  }
   for (Square a = 0; a < kSquareNb; ++a) {
     for (Square b = 0; b < kSquareNb; ++b) {
       between[a][b] = line[a][b] = Bitboard();

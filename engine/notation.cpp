@@ -46,7 +46,10 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
   for (;; ++i) {
     if (i >= text.size()) return sfen_error(sfen, i, "board ends early");
     char c = text[i];
-    if (c == ' ') break;
+    if (c == ' ') {
+      if (promoted) return sfen_error(sfen, i - 1, "'+' not followed by a piece");
+      break;
+    }
     if (c == '/') {
       if (promoted) return sfen_error(sfen, i, "'+' not followed by a piece");
       if (file != -1) return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has fewer than 9 squares");
@@ -96,11 +99,16 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
     ++i;
   } else {
     int count = 0;
+    bool has_count = false;
     size_t count_start = i;
     for (; i < text.size() && text[i] != ' ' && text[i] != '\r' && text[i] != '\n'; ++i) {
       char c = text[i];
       if (c >= '0' && c <= '9') {
-        if (count == 0) count_start = i;
+        if (!has_count) {
+          count_start = i;
+          if (c == '0') return sfen_error(sfen, i, "hand count must not start with 0");
+        }
+        has_count = true;
         count = count * 10 + (c - '0');
         if (count > 18) return sfen_error(sfen, count_start, "hand count too large");
         continue;
@@ -114,8 +122,9 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
         return sfen_error(sfen, i, "too many pieces of one kind in hand");
       setup.hands[color].add(t, n);
       count = 0;
+      has_count = false;
     }
-    if (count != 0) return sfen_error(sfen, i, "hand count without a piece");
+    if (has_count) return sfen_error(sfen, i, "hand count without a piece");
   }
   // Optional move number.
   while (i < text.size() && text[i] == ' ') ++i;

@@ -18,6 +18,9 @@ uint64_t perft(Position& pos, int depth) {
 #endif
     nodes += perft(pos, depth - 1);
     pos.undo_move();
+#ifndef NDEBUG
+    if (!pos.is_consistent()) __builtin_trap();
+#endif
   }
   return nodes;
 }

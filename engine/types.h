@@ -115,4 +115,19 @@ class Move {
 constexpr Move kMoveNone = Move(0);
 constexpr Move kMoveNull = Move(Move::kNullKey);
 
+// Search and evaluation values, in centipawns (a pawn on the board is about 100), from the
+// point of view of the side to move. Mate scores count plies from the root:
+// kValueMate - ply is "mate in ply plies".
+using Value = int;
+constexpr Value kValueZero = 0;
+constexpr Value kValueDraw = 0;
+constexpr int kMaxPly = 246;
+constexpr Value kValueMate = 32000;
+constexpr Value kValueInfinite = 32001;
+constexpr Value kValueNone = 32002;
+constexpr Value kValueMateInMaxPly = kValueMate - kMaxPly;
+constexpr Value kValueMatedInMaxPly = -kValueMateInMaxPly;
+constexpr Value mate_in(int ply) { return kValueMate - ply; }
+constexpr Value mated_in(int ply) { return -kValueMate + ply; }
+
 }  // namespace engine

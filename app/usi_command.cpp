@@ -1,0 +1,11 @@
+// sashite usi: the engine speaking USI on standard input and output, for shogi GUIs.
+#include <iostream>
+
+#include "app/commands.h"
+#include "engine/engine.h"
+#include "engine/usi.h"
+
+int run_usi_command() {
+  engine::Engine engine;
+  return engine::run_usi(engine, std::cin, std::cout);
+}

@@ -1,0 +1,153 @@
+// Engine: options, the game position, and searches handed to the SearchManager.
+#include "engine/engine.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "engine/eval/weights.h"
+#include "engine/notation.h"
+#include "engine/search.h"
+
+namespace engine {
+namespace {
+
+// Where the shipped weights are looked for when EvalFile is "default": beside the binary's
+// build directory (build/sashite -> data/weights/default.eval), then the working directory.
+std::string default_eval_file() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path().parent_path() / "data/weights/default.eval");
+    candidates.push_back(exe.parent_path() / "data/weights/default.eval");
+  }
+  candidates.push_back(fs::path("data/weights/default.eval"));
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return p.string();
+  return candidates.front().string();
+}
+
+FutilityController::Mode futility_mode(const std::string& name) {
+  if (name == "fixed") return FutilityController::Mode::kFixed;
+  if (name == "off") return FutilityController::Mode::kOff;
+  return FutilityController::Mode::kDynamic;
+}
+
+}  // namespace
+
+Engine::Engine() : search_(std::make_unique<SearchManager>()) {
+  // Default: 256. The transposition table in megabytes.
+  options_.add_spin("USI_Hash", 256, 1, 1 << 20).on_change = [this](const Option& o) {
+    search_->resize_tt(size_t(o.as_int()));
+  };
+  options_.add_check("USI_Ponder", false);
+  // Default: 1. Search threads (Lazy SMP); with 1 the search is deterministic.
+  options_.add_spin("Threads", 1, 1, 512).on_change = [this](const Option& o) {
+    search_->set_threads(int(o.as_int()));
+  };
+  // Default: "default", the shipped data/weights/default.eval.
+  options_.add_filename("EvalFile", "default").on_change = [this](const Option&) {
+    weights_loaded_ = false;
+  };
+  // Default: dynamic. Futility pruning margin: chosen by target precision, fixed, or off.
+  options_.add_combo("FutilityMode", "dynamic", {"dynamic", "fixed", "off"}).on_change =
+      [this](const Option&) { apply_futility(); };
+  // Default: 60 (percent). The precision a dynamic margin must reach.
+  options_.add_spin("FutilityTargetPrecision", 60, 1, 100).on_change =
+      [this](const Option&) { apply_futility(); };
+  // Default: 200 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode.
+  options_.add_spin("FutilityMargin", 200, 0, 5000).on_change =
+      [this](const Option&) { apply_futility(); };
+  // Default: false (the statistics of each game start afresh, as in the source document).
+  // Whether the dynamic statistics carry over from one game to the next.
+  options_.add_check("FutilityKeepStats", false).on_change = [this](const Option& o) {
+    search_->set_keep_futility_stats(o.as_bool());
+  };
+  // Default: 100 (ms). Time lost per move between the engine and the clock (GUI, network).
+  options_.add_spin("MoveOverhead", 100, 0, 60000).on_change = [this](const Option& o) {
+    search_->set_overhead_ms(o.as_int());
+  };
+  // Default: 0 (never, except with no legal move). Resign when the score is below -value.
+  options_.add_spin("ResignValue", 0, 0, kValueMate).on_change = [this](const Option& o) {
+    search_->set_resign_value(Value(o.as_int()));
+  };
+  for (const Option& o : options_.all())
+    if (o.on_change) o.on_change(o);
+}
+
+Engine::~Engine() {
+  search_->stop();
+  search_->wait();
+}
+
+void Engine::apply_futility() {
+  search_->futility().configure(futility_mode(options_.get_string("FutilityMode")),
+                                int(options_.get_int("FutilityTargetPrecision")),
+                                Value(options_.get_int("FutilityMargin")));
+}
+
+Status Engine::set_option(const std::string& name, const std::string& value) {
+  search_->wait();
+  return options_.set(name, value);
+}
+
+Status Engine::prepare() {
+  if (weights_loaded_) return Status::ok();
+  std::string path = options_.get_string("EvalFile");
+  if (path == "default" || path.empty()) path = default_eval_file();
+  auto weights = std::make_shared<eval::Weights>();
+  Status status = weights->load(path);
+  if (!status) {
+    // Keep playing with the built-in hand-set weights, but say so.
+    search_->set_weights(std::make_shared<eval::Weights>(eval::Weights::hand_set()));
+    weights_loaded_ = true;
+    return Status::error(status.message() + " (using the built-in hand-set weights)");
+  }
+  search_->set_weights(std::move(weights));
+  weights_loaded_ = true;
+  return Status::ok();
+}
+
+void Engine::new_game() { search_->new_game(); }
+
+Status Engine::set_position(std::string_view sfen_or_startpos,
+                            const std::vector<std::string>& moves) {
+  Position pos;
+  Status status = pos.set_sfen(sfen_or_startpos);
+  if (!status) return status;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    Move m;
+    status = parse_usi_move(pos, moves[i], m);
+    if (!status)
+      return Status::error("move " + std::to_string(i + 1) + " of the position: " + status.message());
+    pos.do_move(m);
+  }
+  search_->wait();
+  position_ = std::move(pos);
+  return Status::ok();
+}
+
+void Engine::go(const SearchLimits& limits) {
+  prepare();
+  search_->start(position_, limits, on_info_, on_result_);
+}
+
+void Engine::stop() { search_->stop(); }
+void Engine::ponderhit() { search_->ponderhit(); }
+void Engine::wait() { search_->wait(); }
+
+SearchResult Engine::search(const SearchLimits& limits) {
+  prepare();
+  SearchResult result;
+  search_->start(position_, limits, on_info_, [&result](const SearchResult& r) { result = r; });
+  search_->wait();
+  return result;
+}
+
+uint64_t Engine::nodes_searched() const { return search_->nodes(); }
+
+std::string Engine::futility_report() const { return search_->futility().report(); }
+
+}  // namespace engine

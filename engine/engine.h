@@ -1,0 +1,116 @@
+// Engine: the protocol-free facade over position, search and options, for USI, CSA and tools.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/options.h"
+#include "engine/position.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace engine {
+
+// What one `go` may spend. Times in milliseconds; -1 means "not given".
+struct SearchLimits {
+  int64_t time_left_ms[kColorNb] = {-1, -1};  // btime, wtime
+  int64_t increment_ms[kColorNb] = {0, 0};    // binc, winc (Fischer)
+  int64_t byoyomi_ms = 0;                     // per-move byoyomi after the main time
+  int64_t movetime_ms = -1;                   // exactly this long
+  int depth = 0;                              // 0: no limit
+  uint64_t nodes = 0;                         // 0: no limit
+  bool infinite = false;                      // until stop
+  bool ponder = false;                        // pondering until ponderhit or stop
+
+  bool has_clock() const { return time_left_ms[kBlack] >= 0 || time_left_ms[kWhite] >= 0; }
+};
+
+// A progress report of the search (USI `info`).
+struct SearchInfo {
+  enum class Bound { kExact, kLower, kUpper };
+  int depth = 0;
+  int seldepth = 0;
+  Value score = 0;  // side to move's view; mate scores as kValueMate - plies
+  Bound bound = Bound::kExact;
+  uint64_t nodes = 0;
+  int64_t time_ms = 0;
+  uint64_t nps = 0;
+  int hashfull = 0;  // per mille
+  std::vector<Move> pv;
+};
+
+// The outcome of a search (USI `bestmove`).
+struct SearchResult {
+  enum class Kind { kMove, kResign, kWin };  // kWin: declare the entering-king win
+  Kind kind = Kind::kResign;
+  Move best = kMoveNone;
+  Move ponder = kMoveNone;
+  Value score = 0;
+  int depth = 0;
+  uint64_t nodes = 0;
+};
+
+class SearchManager;  // engine/search.h
+
+// Engine: owns the options, the game position (with its history, for repetition), the
+// transposition table and the search threads. One instance per engine; several can live in
+// one process (no globals but the immutable attack and hash tables).
+// Thread-safety: call everything from one thread; callbacks arrive on a search thread.
+class Engine {
+ public:
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  // Sets an option by name (USI setoption); errors name the option and the value.
+  Status set_option(const std::string& name, const std::string& value);
+
+  // Loads what the options name (the evaluation weights); go() does it too when needed.
+  // USI calls it at isready. On error the engine still works, with the built-in hand-set
+  // weights, and the error says so.
+  Status prepare();
+
+  // Forgets everything learned from the previous game (hash, history, statistics that are
+  // per game) so that the same search twice after new_game gives the same nodes.
+  void new_game();
+  // `position` as USI sends it: "startpos" or an SFEN, then moves in USI notation. On error
+  // the current position is kept and the error names the bad part.
+  Status set_position(std::string_view sfen_or_startpos, const std::vector<std::string>& moves);
+  const Position& position() const { return position_; }
+
+  using InfoCallback = std::function<void(const SearchInfo&)>;
+  using ResultCallback = std::function<void(const SearchResult&)>;
+  void set_info_callback(InfoCallback cb) { on_info_ = std::move(cb); }
+  void set_result_callback(ResultCallback cb) { on_result_ = std::move(cb); }
+
+  // Starts searching the current position and returns at once; the result callback fires
+  // when the search ends (never while pondering or infinite, until stop or ponderhit).
+  void go(const SearchLimits& limits);
+  void stop();
+  void ponderhit();
+  void wait();  // blocks until the current search has finished
+  // Searches synchronously and returns the result (tools and bench).
+  SearchResult search(const SearchLimits& limits);
+  // Total nodes of the last search.
+  uint64_t nodes_searched() const;
+  // The futility statistics and adopted margins, for diagnostics.
+  std::string futility_report() const;
+
+ private:
+  void apply_futility();
+  Options options_;
+  bool weights_loaded_ = false;
+  Position position_;
+  InfoCallback on_info_;
+  ResultCallback on_result_;
+  std::unique_ptr<SearchManager> search_;
+};
+
+}  // namespace engine

@@ -1,0 +1,190 @@
+// The one walk over a position that finds its active features, shared by evaluate() and
+// collect_features() so that the two can never disagree.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "engine/attacks.h"
+#include "engine/bitboard.h"
+#include "engine/eval/feature_layout.h"
+#include "engine/hand.h"
+#include "engine/position.h"
+
+namespace engine::eval::detail {
+
+// The 5x5 box around each square, clipped at the edges, the square itself included.
+inline constexpr std::array<Bitboard, kSquareNb> kKingBox = [] {
+  std::array<Bitboard, kSquareNb> boxes{};
+  for (Square s = 0; s < kSquareNb; ++s)
+    for (int df = -2; df <= 2; ++df)
+      for (int dr = -2; dr <= 2; ++dr)
+        if (is_on_board(file_of(s) + df, rank_of(s) + dr))
+          boxes[s].set(make_square(file_of(s) + df, rank_of(s) + dr));
+  return boxes;
+}();
+
+// kp_index(c, 0, k, s) for every colour, king square and square.
+inline constexpr auto kRelative = [] {
+  std::array<std::array<std::array<uint8_t, kSquareNb>, kSquareNb>, kColorNb> table{};
+  for (Color c : {kBlack, kWhite})
+    for (Square k = 0; k < kSquareNb; ++k)
+      for (Square s = 0; s < kSquareNb; ++s) table[c][k][s] = uint8_t(kp_index(c, 0, k, s));
+  return table;
+}();
+
+// Progress points of a piece of colour c on square s (see progress_fixed in features.h):
+// 1 on the rank just outside the enemy camp, up to 4 on the enemy's last rank.
+inline constexpr std::array<std::array<uint8_t, kSquareNb>, kColorNb> kProgressPoints = [] {
+  std::array<std::array<uint8_t, kSquareNb>, kColorNb> points{};
+  for (Color c : {kBlack, kWhite})
+    for (Square s = 0; s < kSquareNb; ++s) {
+      const int r = relative_rank(c, rank_of(s));
+      points[c][s] = uint8_t(r < 4 ? 4 - r : 0);
+    }
+  return points;
+}();
+
+// Progress points of the pieces in a hand: 1 per pawn, 3 per other piece.
+constexpr int hand_progress_points(Hand h) {
+  return h.count(kPawn) + 3 * (h.total() - h.count(kPawn));
+}
+
+// Number of squares of b inside `area`, where area is a king box or a king's neighbourhood:
+// such an area's squares in the low word are never among the first 18 bits when it has any
+// in the high word, so the two words can be merged and counted at once.
+inline int count_in_area(Bitboard b, Bitboard area) { return std::popcount((b & area).merge()); }
+constexpr bool boxes_can_merge() {
+  for (const Bitboard& box : kKingBox)
+    if (box.hi != 0 && (box.lo & Bitboard::kHiMask) != 0) return false;
+  return true;
+}
+static_assert(boxes_can_merge());
+
+// Per-square attacker counts of one colour, bit-sliced: plane i holds bit i of every
+// square's count. Counts saturate at 15. A plain value type.
+struct AttackCounter {
+  Bitboard plane[4];
+
+  void add(Bitboard a) {
+    Bitboard carry = a;
+    for (Bitboard& p : plane) {
+      const Bitboard next = p & carry;
+      p ^= carry;
+      carry = next;
+    }
+    for (Bitboard& p : plane) p |= carry;  // overflow past 15: saturate
+  }
+  // Squares attacked at least once.
+  Bitboard any() const { return plane[0] | plane[1] | plane[2] | plane[3]; }
+  // The sum of the counts over the squares of `box` (a king box).
+  int total_in(Bitboard box) const {
+    return count_in_area(plane[0], box) + 2 * count_in_area(plane[1], box) +
+           4 * count_in_area(plane[2], box) + 8 * count_in_area(plane[3], box);
+  }
+  // Squares where this count is greater than other's.
+  Bitboard greater_than(const AttackCounter& other) const {
+    Bitboard gt, eq = Bitboard::all();
+    for (int i = 3; i >= 0; --i) {
+      gt |= eq & plane[i].and_not(other.plane[i]);
+      eq = eq.and_not(plane[i] ^ other.plane[i]);
+    }
+    return gt;
+  }
+};
+
+// The squares c's pawns attack. Pawns of one colour stand on different files, so the
+// squares are distinct; no pawn stands on its last rank, so the shift stays in the file.
+inline Bitboard pawn_attacks(Color c, Bitboard pawns) {
+  return c == kBlack
+             ? Bitboard(pawns.lo >> 1, pawns.hi >> 1)
+             : Bitboard((pawns.lo << 1) & Bitboard::kLoMask, (pawns.hi << 1) & Bitboard::kHiMask);
+}
+
+constexpr int cap(int n, int buckets) { return n < buckets ? n : buckets - 1; }
+
+// Calls sink.base(index, count) for each active base feature and sink.phase(index, count)
+// for each active phase feature (index within a phase set, see feature_layout.h), counts
+// from Black's point of view. A feature may be reported more than once; the counts add up.
+// Sink must also provide king(Color, attacks, defences, controlled, escapes) (raw counts,
+// for describe()); evaluate's sink ignores it.
+// Returns the raw progress points of the position (progress_fixed's raw).
+template <class Sink>
+inline int visit_features(const Position& pos, Sink& sink) {
+  const Bitboard occupied = pos.pieces();
+  const Bitboard kings = pos.pieces(kKing);
+  const Square king[kColorNb] = {pos.king_square(kBlack), pos.king_square(kWhite)};
+  AttackCounter counter[kColorNb];
+  int progress_points = 0;
+
+  for (Color c : {kBlack, kWhite}) {
+    const int sign = c == kBlack ? 1 : -1;
+    const Square own = king[c], enemy = king[~c];
+    // Material, king-relative placement and progress of one piece.
+    auto place = [&](Square s, PieceType t) {
+      const int kind = kind_index(t);
+      sink.base(kMaterialOffset + t - 1, sign);
+      const int base = kind * kDfNb * kDrNb;
+      if (own != kSquareNone) sink.phase(kOwnKingOffset + base + kRelative[c][own][s], sign);
+      if (enemy != kSquareNone) sink.phase(kEnemyKingOffset + base + kRelative[c][enemy][s], sign);
+      progress_points += kProgressPoints[c][s];
+    };
+    const Bitboard pawns = pos.pieces(c, kPawn);
+    for (Square s : pawns) place(s, kPawn);
+    counter[c].add(pawn_attacks(c, pawns));
+    for (Square s : pos.pieces(c).and_not(kings | pawns)) {
+      const PieceType t = type_of(pos.piece_on(s));
+      place(s, t);
+      counter[c].add(piece_attacks(c, t, s, occupied));
+    }
+    if (own != kSquareNone) progress_points += kProgressPoints[c][own];
+
+    const Hand hand = pos.hand(c);
+    progress_points += hand_progress_points(hand);
+    for (int t = kPawn; t <= kGold; ++t) {
+      const int n = hand.count(PieceType(t));
+      const int base = kHandOffset + (t - 1) * kHandCountNb;
+      for (int i = 0; i < n; ++i) sink.base(base + i, sign);
+    }
+
+    for (Square s : pos.pinned(c))
+      sink.base(kPinOffset + kind_index(type_of(pos.piece_on(s))), sign);
+  }
+
+  for (Color c : {kBlack, kWhite}) {
+    const Square k = king[c];
+    if (k == kSquareNone) continue;
+    const int sign = c == kBlack ? 1 : -1;
+    const AttackCounter& enemy = counter[~c];
+    const AttackCounter& own = counter[c];
+    const Bitboard box = kKingBox[k];
+    const Bitboard neighbours = step_attacks(c, kKing, k);
+
+    const int attacks = enemy.total_in(box);
+    const int defences = own.total_in(box);
+    const int controlled = count_in_area(enemy.greater_than(own), box);
+    Bitboard enemy_reach = enemy.any();
+    if (king[~c] != kSquareNone) enemy_reach |= step_attacks(~c, kKing, king[~c]);
+    const int escapes = count_in_area(~(pos.pieces(c) | enemy_reach), neighbours);
+
+    sink.phase(kKingAttacksOffset + cap(attacks, kAttackBuckets), sign);
+    sink.phase(kKingDefencesOffset + cap(defences, kDefenceBuckets), sign);
+    sink.phase(kKingControlledOffset + controlled, sign);
+    sink.phase(kKingEscapesOffset + escapes, sign);
+    sink.king(c, attacks, defences, controlled, escapes);
+
+    const Hand enemy_hand = pos.hand(~c);
+    if (!enemy_hand.empty()) {
+      const int empty = count_in_area(~occupied, neighbours);
+      for (int t = kPawn; t <= kGold; ++t)
+        if (enemy_hand.has(PieceType(t)))
+          sink.phase(kKingDropsOffset + (t - 1) * kDropBuckets + empty, sign);
+    }
+  }
+
+  sink.base(kTempoOffset, pos.side_to_move() == kBlack ? 1 : -1);
+  return progress_points;
+}
+
+}  // namespace engine::eval::detail

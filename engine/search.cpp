@@ -1,0 +1,539 @@
+// Search: PVS alpha-beta with quiescence, pruning and reductions; Lazy-SMP threads.
+#include "engine/search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/eval/evaluate.h"
+#include "engine/see.h"
+
+namespace engine {
+namespace {
+
+// Late-move reductions, indexed by depth and move number.
+struct ReductionTable {
+  int8_t r[64][64];
+  ReductionTable() {
+    for (int d = 0; d < 64; ++d)
+      for (int m = 0; m < 64; ++m)
+        r[d][m] = d && m ? int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / 2.1) : 0;
+  }
+  int get(int depth, int move_count) const {
+    return r[std::min(depth, 63)][std::min(move_count, 63)];
+  }
+};
+const ReductionTable kReductions;
+
+// Mate scores are stored relative to the node, not the root.
+Value value_to_tt(Value v, int ply) {
+  if (v >= kValueMateInMaxPly) return v + ply;
+  if (v <= kValueMatedInMaxPly) return v - ply;
+  return v;
+}
+Value value_from_tt(Value v, int ply) {
+  if (v == kValueNone) return kValueNone;
+  if (v >= kValueMateInMaxPly) return v - ply;
+  if (v <= kValueMatedInMaxPly) return v + ply;
+  return v;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Worker
+
+Worker::Worker(SearchManager& manager, int id) : manager_(manager), id_(id) { clear(); }
+
+void Worker::clear() {
+  history_.clear();
+  for (auto& k : killers_) k[0] = k[1] = kMoveNone;
+}
+
+void Worker::prepare(const Position& root, Move root_hint) {
+  pos_ = root;
+  nodes_.store(0, std::memory_order_relaxed);
+  seldepth_ = 0;
+  completed_depth_ = 0;
+  best_value_ = -kValueInfinite;
+  best_pv_.clear();
+  root_hint_ = root_hint;
+  calls_ = 0;
+  root_moves_.clear();
+  for (Move m : legal_moves(pos_))
+    if (!is_useless_non_promotion(pos_, m)) root_moves_.push_back(m);
+  for (auto& k : killers_) k[0] = k[1] = kMoveNone;
+}
+
+Value Worker::evaluate() { return eval::evaluate(pos_, *manager_.weights_); }
+
+bool Worker::stopped() const { return manager_.stop_.load(std::memory_order_relaxed); }
+
+void Worker::check_limits() {
+  if (id_ != 0 || ++calls_ < 512) return;
+  calls_ = 0;
+  SearchManager& m = manager_;
+  if (m.limits_.nodes && m.nodes() >= m.limits_.nodes) m.stop_ = true;
+  if (m.budget_.managed && !m.pondering_.load(std::memory_order_relaxed) &&
+      m.elapsed_ms() >= m.budget_.maximum_ms)
+    m.stop_ = true;
+}
+
+void Worker::update_pv(int ply, Move m) {
+  pv_[ply][ply] = m;
+  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+  pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+}
+
+void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count,
+                                int depth) {
+  if (killers_[ply][0] != best) {
+    killers_[ply][1] = killers_[ply][0];
+    killers_[ply][0] = best;
+  }
+  const Color us = pos_.side_to_move();
+  const int bonus = std::min(depth * depth * 16, 2000);
+  history_.update(us, best, bonus);
+  for (int i = 0; i < quiet_count; ++i)
+    if (quiets[i] != best) history_.update(us, quiets[i], -bonus);
+}
+
+template <Worker::NodeType NT>
+Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node) {
+  constexpr bool kPvNode = NT != kNonPV;
+  constexpr bool kRootNode = NT == kRoot;
+  if (depth <= 0) return qsearch<kPvNode>(alpha, beta, 0, ply);
+
+  // Step 1. Limits, draws and the rules that end the game.
+  check_limits();
+  if (kPvNode) pv_length_[ply] = ply;
+  if (kPvNode && ply > seldepth_) seldepth_ = ply;
+  if (!kRootNode) {
+    if (stopped()) return kValueZero;
+    switch (pos_.repetition(2)) {
+      case Repetition::kDraw: return kValueDraw;
+      case Repetition::kWin: return mate_in(ply);
+      case Repetition::kLoss: return mated_in(ply);
+      case Repetition::kNone: break;
+    }
+    if (ply >= kMaxPly) return pos_.in_check() ? kValueDraw : evaluate();
+    if (pos_.can_declare_win()) return mate_in(ply);
+    // Mate distance pruning.
+    alpha = std::max(mated_in(ply), alpha);
+    beta = std::min(mate_in(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+  }
+
+  // Step 2. Transposition table.
+  TranspositionTable& tt = manager_.tt_;
+  const uint64_t key = pos_.key();
+  bool tt_hit;
+  TTEntry* tte = tt.probe(key, &tt_hit);
+  const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
+  Move tt_move = kRootNode ? root_hint_
+                           : (tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16))
+                                                    : kMoveNone);
+  if (!kPvNode && tt_hit && tte->stored_depth() >= depth && tt_value != kValueNone &&
+      (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
+    return tt_value;
+
+  // Step 3. Static evaluation.
+  const bool in_check = pos_.in_check();
+  Value static_eval = kValueNone;
+  if (!in_check) {
+    static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, static_eval);
+  }
+
+  // Step 4. Futility pruning at frontier and pre-frontier nodes (fail-high side), with the
+  // margin chosen by target precision. Nodes it leaves alone feed the statistics.
+  FutilityController& futility = manager_.futility_;
+  bool observe_futility = false;
+  Value futility_margin = kValueNone;
+  if (!kPvNode && !in_check && depth <= 2 && std::abs(beta) < kValueMateInMaxPly) {
+    futility_margin = futility.margin(depth);
+    if (futility_margin != kValueNone && static_eval - futility_margin >= beta) return static_eval;
+    observe_futility = true;
+  }
+
+  // Step 5. Null-move pruning.
+  if (!kPvNode && !in_check && depth >= 2 && static_eval >= beta &&
+      current_move_[std::max(ply - 1, 0)] != kMoveNull && std::abs(beta) < kValueMateInMaxPly &&
+      pos_.pieces(pos_.side_to_move()).count() > 3) {
+    const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 3);
+    current_move_[ply] = kMoveNull;
+    pos_.do_null_move();
+    nodes_.fetch_add(1, std::memory_order_relaxed);
+    Value v = -search<kNonPV>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+    pos_.undo_null_move();
+    if (stopped()) return kValueZero;
+    if (v >= beta) return v >= kValueMateInMaxPly ? beta : v;
+  }
+
+  // Step 6. The moves.
+  MovePicker picker(pos_, tt_move, killers_[ply], &history_);
+  Value best_value = -kValueInfinite;
+  Move best_move = kMoveNone;
+  Move quiets[64];
+  int quiet_count = 0;
+  int move_count = 0;
+  const Value original_alpha = alpha;
+  for (Move m = picker.next(); m != kMoveNone; m = picker.next()) {
+    if (kRootNode && std::find(root_moves_.begin(), root_moves_.end(), m) == root_moves_.end())
+      continue;
+    if (!kRootNode && !pos_.is_legal(m)) continue;
+    ++move_count;
+    const bool gives_check = pos_.gives_check(m);
+    const bool tactical = pos_.is_capture(m) || m.is_promotion();
+
+    // Step 7. Pruning at shallow depth, once a move has kept us from being mated.
+    if (!kRootNode && best_value > kValueMatedInMaxPly) {
+      if (!tactical && !gives_check) {
+        if (!in_check && depth <= 3 && move_count > 4 + 3 * depth * depth) continue;
+        if (!in_check && depth <= 2 && futility_margin != kValueNone &&
+            static_eval + futility_margin <= alpha)
+          continue;
+        if (depth <= 4 && !see_ge(pos_, m, -40 * depth * depth)) continue;
+      } else if (depth <= 4 && !see_ge(pos_, m, -120 * depth)) {
+        continue;
+      }
+    }
+
+    // Step 8. Extensions: checks that do not lose material.
+    const int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
+    const int new_depth = depth - 1 + extension;
+
+    current_move_[ply] = m;
+    pos_.do_move(m, gives_check);
+    nodes_.fetch_add(1, std::memory_order_relaxed);
+    Value v;
+    // Step 9. Late-move reductions, then the PVS re-searches.
+    if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && !tactical) {
+      int r = kReductions.get(depth, move_count);
+      if (kPvNode) --r;
+      if (cut_node) ++r;
+      if (in_check || gives_check) --r;
+      r -= history_.get(~pos_.side_to_move(), m) / 6000;
+      const int reduced = std::clamp(new_depth - r, 1, new_depth);
+      v = -search<kNonPV>(-(alpha + 1), -alpha, reduced, ply + 1, true);
+      if (v > alpha && reduced < new_depth)
+        v = -search<kNonPV>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+    } else if (!kPvNode || move_count > 1) {
+      v = -search<kNonPV>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+    }
+    if (kPvNode && (move_count == 1 || (v > alpha && (kRootNode || v < beta)))) {
+      pv_length_[ply + 1] = ply + 1;
+      v = -search<kPV>(-beta, -alpha, new_depth, ply + 1, false);
+    }
+    pos_.undo_move();
+    if (stopped()) return kValueZero;
+
+    if (v > best_value) {
+      best_value = v;
+      if (v > alpha) {
+        best_move = m;
+        if (kPvNode) update_pv(ply, m);
+        if (v >= beta) break;
+        alpha = v;
+      }
+    }
+    if (!tactical && m != best_move && quiet_count < 64) quiets[quiet_count++] = m;
+  }
+
+  // Step 10. No legal move: in shogi that loses, in check or not.
+  if (move_count == 0) return mated_in(ply);
+
+  if (best_value >= beta && best_move != kMoveNone && !pos_.is_capture(best_move) &&
+      !best_move.is_promotion())
+    update_quiet_stats(ply, best_move, quiets, quiet_count, depth);
+
+  if (observe_futility) futility.record(depth, static_eval, beta, best_value);
+
+  const Bound bound = best_value >= beta                                  ? kBoundLower
+                      : (kPvNode && best_value > original_alpha) ? kBoundExact
+                                                                         : kBoundUpper;
+  tt.store(tte, key, value_to_tt(best_value, ply), bound, depth, best_move, static_eval);
+  return best_value;
+}
+
+template <bool PvNode>
+Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
+  if (PvNode) {
+    pv_length_[ply] = ply;
+    if (ply > seldepth_) seldepth_ = ply;
+  }
+  check_limits();
+  if (stopped()) return kValueZero;
+  const bool in_check = pos_.in_check();
+  if (ply >= kMaxPly) return in_check ? kValueDraw : evaluate();
+  if (in_check) {
+    switch (pos_.repetition(2)) {
+      case Repetition::kDraw: return kValueDraw;
+      case Repetition::kWin: return mate_in(ply);
+      case Repetition::kLoss: return mated_in(ply);
+      case Repetition::kNone: break;
+    }
+  }
+
+  TranspositionTable& tt = manager_.tt_;
+  const uint64_t key = pos_.key();
+  bool tt_hit;
+  TTEntry* tte = tt.probe(key, &tt_hit);
+  const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
+  const int tt_depth = qdepth == 0 ? 0 : -1;
+  if (!PvNode && tt_hit && tte->stored_depth() >= tt_depth && tt_value != kValueNone &&
+      (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
+    return tt_value;
+  const Move tt_move =
+      tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone;
+
+  Value best_value, static_eval = kValueNone;
+  if (in_check) {
+    best_value = -kValueInfinite;
+  } else {
+    static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    best_value = static_eval;
+    if (best_value >= beta) {
+      if (!tt_hit)
+        tt.store(tte, key, value_to_tt(best_value, ply), kBoundLower, -TTEntry::kDepthOffset,
+                 kMoveNone, static_eval);
+      return best_value;
+    }
+    alpha = std::max(alpha, best_value);
+  }
+
+  MovePicker picker(pos_, tt_move, qdepth == 0 && !in_check);
+  Move best_move = kMoveNone;
+  int move_count = 0;
+  const Value original_alpha = alpha;
+  for (Move m = picker.next(); m != kMoveNone; m = picker.next()) {
+    if (!pos_.is_legal(m)) continue;
+    ++move_count;
+    const bool gives_check = pos_.gives_check(m);
+    if (!in_check && best_value > kValueMatedInMaxPly) {
+      // Delta pruning: even winning the piece cannot reach alpha.
+      if (!gives_check && pos_.is_capture(m) &&
+          static_eval + capture_gain(type_of(pos_.piece_on(m.to()))) + 200 <= alpha)
+        continue;
+      if (!see_ge(pos_, m, 0)) continue;
+    }
+    current_move_[ply] = m;
+    pos_.do_move(m, gives_check);
+    nodes_.fetch_add(1, std::memory_order_relaxed);
+    const Value v = -qsearch<PvNode>(-beta, -alpha, qdepth - 1, ply + 1);
+    pos_.undo_move();
+    if (stopped()) return kValueZero;
+    if (v > best_value) {
+      best_value = v;
+      if (v > alpha) {
+        best_move = m;
+        if (PvNode) update_pv(ply, m);
+        if (v >= beta) break;
+        alpha = v;
+      }
+    }
+  }
+  if (in_check && move_count == 0) return mated_in(ply);
+  const Bound bound = best_value >= beta                                ? kBoundLower
+                      : (PvNode && best_value > original_alpha) ? kBoundExact
+                                                                       : kBoundUpper;
+  tt.store(tte, key, value_to_tt(best_value, ply), bound, tt_depth, best_move, static_eval);
+  return best_value;
+}
+
+void Worker::iterate() {
+  SearchManager& m = manager_;
+  Value previous = kValueZero;
+  const int max_depth = m.limits_.depth > 0 ? std::min(m.limits_.depth, kMaxPly - 10) : kMaxPly - 10;
+  Move last_best = kMoveNone;
+  // Helper threads start at staggered depths so that they diverge from the main thread.
+  for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
+    root_depth_ = depth;
+    Value alpha = -kValueInfinite, beta = kValueInfinite, delta = 30;
+    if (depth >= 4 && std::abs(previous) < kValueMateInMaxPly) {
+      alpha = std::max(previous - delta, -kValueInfinite);
+      beta = std::min(previous + delta, kValueInfinite);
+    }
+    Value v;
+    for (;;) {
+      seldepth_ = 0;
+      v = search<kRoot>(alpha, beta, depth, 0, false);
+      if (stopped()) break;
+      if (v <= alpha) {
+        beta = (alpha + beta) / 2;
+        alpha = std::max(v - delta, -kValueInfinite);
+      } else if (v >= beta) {
+        beta = std::min(v + delta, kValueInfinite);
+      } else {
+        break;
+      }
+      delta += delta / 2;
+      if (pv_length_[0] > 0) root_hint_ = pv_[0][0];
+    }
+    if (stopped()) break;
+    completed_depth_ = depth;
+    best_value_ = v;
+    best_pv_.assign(pv_[0], pv_[0] + pv_length_[0]);
+    if (!best_pv_.empty()) root_hint_ = best_pv_.front();
+    previous = v;
+    if (id_ != 0) continue;
+    m.report(*this, depth);
+    // Time: stop starting new iterations once the optimum (scaled) is spent.
+    if (!best_pv_.empty()) {
+      if (best_pv_.front() != last_best && last_best != kMoveNone)
+        m.instability_ = std::min(m.instability_ * 1.4, 2.5);
+      else
+        m.instability_ = std::max(m.instability_ * 0.9, 1.0);
+      last_best = best_pv_.front();
+    }
+    if (m.budget_.managed && !m.budget_.spend_all && !m.pondering_.load() &&
+        m.elapsed_ms() >= int64_t(double(m.budget_.optimum_ms) * m.instability_ * 0.6))
+      break;
+    if (std::abs(v) >= kValueMateInMaxPly && m.limits_.depth == 0 && !m.limits_.infinite &&
+        depth > 2 * (kValueMate - std::abs(v)) + 4)
+      break;  // a proven mate does not get better with more depth
+    if (m.limits_.nodes && m.nodes() >= m.limits_.nodes) break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// SearchManager
+
+SearchManager::SearchManager() { set_threads(1); }
+
+SearchManager::~SearchManager() {
+  stop();
+  wait();
+}
+
+void SearchManager::set_threads(int count) {
+  wait();
+  workers_.clear();
+  for (int i = 0; i < std::max(count, 1); ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
+}
+
+void SearchManager::new_game() {
+  wait();
+  tt_.clear();
+  for (auto& w : workers_) w->clear();
+  if (!keep_futility_stats_) futility_.reset();
+}
+
+uint64_t SearchManager::nodes() const {
+  uint64_t n = 0;
+  for (const auto& w : workers_) n += w->nodes();
+  return n;
+}
+
+int64_t SearchManager::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start_time_)
+      .count();
+}
+
+void SearchManager::start(const Position& root, const SearchLimits& limits,
+                          Engine::InfoCallback on_info, Engine::ResultCallback on_result) {
+  wait();
+  start_time_ = std::chrono::steady_clock::now();
+  root_ = root;
+  limits_ = limits;
+  SearchLimits unpondered = limits;
+  unpondered.ponder = false;
+  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), overhead_ms_);
+  on_info_ = std::move(on_info);
+  on_result_ = std::move(on_result);
+  stop_ = false;
+  pondering_ = limits.ponder;
+  instability_ = 1.0;
+  main_thread_ = std::thread([this] { run(); });
+}
+
+void SearchManager::stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_ = true;
+  pondering_ = false;
+  wake_.notify_all();
+}
+
+void SearchManager::ponderhit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pondering_ = false;
+  // The budget counts from the start of pondering; a search already past its optimum stops.
+  if (budget_.managed && elapsed_ms() >= budget_.optimum_ms) stop_ = true;
+  wake_.notify_all();
+}
+
+void SearchManager::wait() {
+  if (main_thread_.joinable()) main_thread_.join();
+}
+
+void SearchManager::report(const Worker& w, int depth) {
+  if (!on_info_) return;
+  SearchInfo info;
+  info.depth = depth;
+  info.seldepth = std::max(w.seldepth(), depth);
+  info.score = w.best_value();
+  info.nodes = nodes();
+  info.time_ms = elapsed_ms();
+  info.nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : info.nodes * 1000;
+  info.hashfull = tt_.hashfull();
+  info.pv = w.best_pv();
+  on_info_(info);
+}
+
+SearchResult SearchManager::pick_result() {
+  SearchResult r;
+  const Worker& main = *workers_[0];
+  r.nodes = nodes();
+  r.depth = main.completed_depth();
+  r.score = main.best_value();
+  if (!main.best_pv().empty()) {
+    r.kind = SearchResult::Kind::kMove;
+    r.best = main.best_pv()[0];
+    if (main.best_pv().size() > 1) r.ponder = main.best_pv()[1];
+  }
+  return r;
+}
+
+void SearchManager::run() {
+  SearchResult result;
+  MoveList legal = legal_moves(root_);
+  if (root_.can_declare_win()) {
+    result.kind = SearchResult::Kind::kWin;
+    result.score = kValueMate;
+  } else if (legal.empty()) {
+    result.kind = SearchResult::Kind::kResign;
+    result.score = -kValueMate;
+  } else {
+    tt_.new_search();
+    for (auto& w : workers_) w->prepare(root_, kMoveNone);
+    std::vector<std::thread> helpers;
+    for (size_t i = 1; i < workers_.size(); ++i)
+      helpers.emplace_back([this, i] { workers_[i]->iterate(); });
+    workers_[0]->iterate();
+    // The main thread finished by itself (depth limit, mate found, time): keep the others
+    // from going on, unless we must wait for stop or ponderhit.
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] {
+        return stop_.load() || (!pondering_.load() && !limits_.infinite);
+      });
+      stop_ = true;
+    }
+    for (auto& t : helpers) t.join();
+    result = pick_result();
+    if (result.best == kMoveNone) {  // stopped before depth 1 finished
+      result.kind = SearchResult::Kind::kMove;
+      result.best = legal[0];
+    }
+    if (resign_value_ > 0 && result.score <= -resign_value_) result.kind = SearchResult::Kind::kResign;
+    if (result.kind == SearchResult::Kind::kMove && !legal.contains(result.best)) result.best = legal[0];
+  }
+  if (result.kind != SearchResult::Kind::kMove) {
+    // Declarations and resignations also wait for stop while pondering or infinite.
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [this] { return stop_.load() || (!pondering_.load() && !limits_.infinite); });
+  }
+  if (on_result_) on_result_(result);
+}
+
+}  // namespace engine

@@ -1,0 +1,128 @@
+// Search: iterative-deepening PVS alpha-beta over Lazy-SMP threads, with its manager.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/futility.h"
+#include "engine/movepick.h"
+#include "engine/position.h"
+#include "engine/timeman.h"
+#include "engine/tt.h"
+
+namespace engine {
+
+namespace eval {
+class Weights;
+}
+
+class SearchManager;
+
+// One search thread's state: its own copy of the position, move-ordering tables and
+// principal variations; everything else is shared through the manager.
+class Worker {
+ public:
+  Worker(SearchManager& manager, int id);
+  void clear();  // new game: forget histories and killers
+  void prepare(const Position& root, Move root_hint);
+  void iterate();  // iterative deepening until the manager stops it
+
+  uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  int completed_depth() const { return completed_depth_; }
+  Value best_value() const { return best_value_; }
+  const std::vector<Move>& best_pv() const { return best_pv_; }
+  int seldepth() const { return seldepth_; }
+
+ private:
+  enum NodeType { kNonPV, kPV, kRoot };
+  template <NodeType NT>
+  Value search(Value alpha, Value beta, int depth, int ply, bool cut_node);
+  template <bool PvNode>
+  Value qsearch(Value alpha, Value beta, int qdepth, int ply);
+  Value evaluate();
+  void update_pv(int ply, Move m);
+  void update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count, int depth);
+  void check_limits();
+  bool stopped() const;
+
+  SearchManager& manager_;
+  const int id_;
+  Position pos_;
+  ButterflyHistory history_;
+  Move killers_[kMaxPly + 4][2];
+  Move current_move_[kMaxPly + 4];
+  Move pv_[kMaxPly + 4][kMaxPly + 4];
+  int pv_length_[kMaxPly + 4];
+  std::atomic<uint64_t> nodes_{0};
+  int seldepth_ = 0;
+  int completed_depth_ = 0;
+  int root_depth_ = 0;
+  Value best_value_ = -kValueInfinite;
+  std::vector<Move> best_pv_;
+  Move root_hint_ = kMoveNone;
+  std::vector<Move> root_moves_;  // legal root moves (no useless non-promotions)
+  int calls_ = 0;
+};
+
+// Runs searches: owns the threads, the transposition table, the futility statistics and the
+// time budget. One per Engine. Thread-safety: start/stop/ponderhit/wait from one thread.
+class SearchManager {
+ public:
+  SearchManager();
+  ~SearchManager();
+
+  void set_threads(int count);
+  void resize_tt(size_t megabytes) { tt_.resize(megabytes); }
+  void set_weights(std::shared_ptr<const eval::Weights> weights) { weights_ = std::move(weights); }
+  void set_overhead_ms(int64_t ms) { overhead_ms_ = ms; }
+  void set_resign_value(Value v) { resign_value_ = v; }
+  FutilityController& futility() { return futility_; }
+  void set_keep_futility_stats(bool keep) { keep_futility_stats_ = keep; }
+  void new_game();
+
+  // Starts a search of `root` in the background; `on_result` fires when it ends.
+  void start(const Position& root, const SearchLimits& limits, Engine::InfoCallback on_info,
+             Engine::ResultCallback on_result);
+  void stop();
+  void ponderhit();
+  void wait();
+  uint64_t nodes() const;
+
+ private:
+  friend class Worker;
+  void run();  // the main search thread's body
+  SearchResult pick_result();
+  void report(const Worker& w, int depth);
+  int64_t elapsed_ms() const;
+
+  TranspositionTable tt_;
+  FutilityController futility_;
+  bool keep_futility_stats_ = false;
+  std::shared_ptr<const eval::Weights> weights_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  int64_t overhead_ms_ = 100;
+  Value resign_value_ = 0;
+
+  // The current search.
+  Position root_;
+  SearchLimits limits_;
+  TimeBudget budget_;
+  Engine::InfoCallback on_info_;
+  Engine::ResultCallback on_result_;
+  std::chrono::steady_clock::time_point start_time_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> pondering_{false};
+  double instability_ = 1.0;  // scales the optimum time when the best move keeps changing
+  std::thread main_thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+};
+
+}  // namespace engine

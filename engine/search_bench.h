@@ -1,0 +1,26 @@
+// The search benchmark: fixed positions searched to a fixed depth on one thread.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace engine {
+
+// About a dozen positions: openings, middle games, endgames and mate problems.
+const std::vector<std::string>& search_bench_positions();
+
+struct SearchBenchResult {
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+// Searches every position to `depth` on one thread with a 64 MB table, each after a
+// new-game reset, and prints one line per position, then "Nodes searched: N" and
+// "Nodes/second: R". N is the bench signature: the same in debug, release and sanitizer
+// builds. Options are given as name=value pairs (e.g. "FutilityMode=off").
+SearchBenchResult run_search_bench(std::ostream& out, int depth,
+                                   const std::vector<std::string>& options = {});
+
+}  // namespace engine

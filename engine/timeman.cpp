@@ -1,0 +1,49 @@
+// Time management: the budget formulas.
+#include "engine/timeman.h"
+
+#include <algorithm>
+
+namespace engine {
+
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms) {
+  TimeBudget b;
+  constexpr int64_t kMinimumMs = 20;  // always leave the search a little
+  if (limits.movetime_ms >= 0) {
+    b.managed = true;
+    b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.movetime_ms - overhead_ms);
+    b.spend_all = true;
+    return b;
+  }
+  if (limits.infinite || limits.ponder || !limits.has_clock()) {
+    if (!limits.infinite && !limits.ponder && limits.byoyomi_ms > 0) {
+      b.managed = true;
+      b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.byoyomi_ms - overhead_ms);
+      b.spend_all = true;
+    }
+    return b;
+  }
+  b.managed = true;
+  const int64_t remaining = std::max<int64_t>(0, limits.time_left_ms[us]);
+  const int64_t increment = limits.increment_ms[us];
+  const int64_t byoyomi = limits.byoyomi_ms;
+  // What can be spent on this move without losing on time. The Fischer increment is not
+  // counted: under USI it is credited after the move (the CSA client passes a main time
+  // that already includes an increment credited before the move).
+  const int64_t safe = std::max<int64_t>(kMinimumMs, remaining + byoyomi - overhead_ms);
+  if (remaining == 0) {
+    b.optimum_ms = b.maximum_ms = safe;
+    b.spend_all = byoyomi > 0;
+    return b;
+  }
+  // Moves still to play with this main time: more in the opening, fewer late.
+  const int moves_to_go = std::clamp(50 - ply / 4, 20, 50);
+  int64_t optimum = remaining / moves_to_go + increment * 9 / 10 + byoyomi;
+  int64_t maximum = remaining / 4 + increment + byoyomi;
+  // With byoyomi, the main time is a bonus: do not burn it to the last second.
+  if (byoyomi > 0) optimum = std::max(optimum, byoyomi);
+  b.optimum_ms = std::clamp(optimum - overhead_ms, kMinimumMs, safe);
+  b.maximum_ms = std::clamp(maximum - overhead_ms, b.optimum_ms, safe);
+  return b;
+}
+
+}  // namespace engine

@@ -1,0 +1,28 @@
+// Time management: how long one move may think under sudden death, byoyomi or Fischer.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/engine.h"
+
+namespace engine {
+
+// The time budget of one search, in milliseconds from its start.
+struct TimeBudget {
+  int64_t optimum_ms = 0;  // stop starting new iterations past this (scaled by instability)
+  int64_t maximum_ms = 0;  // never think longer than this
+  bool managed = false;    // false: no clock (infinite, depth, nodes); search until told
+  bool spend_all = false;  // byoyomi-only or movetime: time not used is lost, so use it
+};
+
+// Computes the budget for the side to move. `overhead_ms` is what the GUI or the network
+// loses per move (USI option MoveOverhead); it is subtracted from every allowance, so that
+// the move arrives in time. `ply` is the game ply (1 = Black's first move).
+//   movetime: exactly that, less the overhead.
+//   byoyomi with no main time left: all of the byoyomi less the overhead.
+//   main time: a share of it (remaining / moves to go, more early in the middle game), plus
+//   the byoyomi or the Fischer increment; the maximum is a fraction of what is left, and
+//   never more than the time that can be spent without losing.
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms);
+
+}  // namespace engine

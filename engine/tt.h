@@ -1,0 +1,58 @@
+// TranspositionTable: the search's shared hash table of bounds, best moves and evaluations.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "engine/types.h"
+
+namespace engine {
+
+enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundExact = 3 };
+
+// One slot, 16 bytes. Read and written without locks by every search thread (Lazy SMP):
+// a torn entry is possible and harmless, since moves are re-validated before use.
+struct TTEntry {
+  uint64_t key;
+  uint16_t move16;  // Move::key16(); complete it with Position::complete_move
+  int16_t value;
+  int16_t eval;
+  uint8_t depth;     // depth + kDepthOffset, so that quiescence depths fit
+  uint8_t gen_bound; // generation in the upper 6 bits, Bound in the lower 2
+
+  static constexpr int kDepthOffset = 8;
+  Bound bound() const { return Bound(gen_bound & 3); }
+  int stored_depth() const { return int(depth) - kDepthOffset; }
+};
+
+// A table of 64-byte clusters of four entries, sized in MB. Replacement prefers empty,
+// then stale (older generation), then shallow entries. Thread-safe in the Lazy-SMP sense
+// above; resize and clear only while no search runs.
+class TranspositionTable {
+ public:
+  TranspositionTable() { resize(16); }
+  void resize(size_t megabytes);
+  void clear();
+  void new_search() { generation_ = uint8_t(generation_ + 4); }
+
+  // Finds the entry for key; *found says whether it holds that key. The returned pointer is
+  // where store() should write.
+  TTEntry* probe(uint64_t key, bool* found) const;
+  void store(TTEntry* entry, uint64_t key, Value value, Bound bound, int depth, Move move,
+             Value eval);
+  int hashfull() const;  // per mille of the first 1000 clusters used in this generation
+
+ private:
+  struct Cluster {
+    TTEntry entries[4];
+  };
+  struct FreeDeleter {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<Cluster[], FreeDeleter> clusters_;
+  size_t cluster_count_ = 0;
+  uint8_t generation_ = 0;
+};
+
+}  // namespace engine

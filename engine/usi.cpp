@@ -1,0 +1,396 @@
+// USI protocol loop: parses GUI commands, drives the Engine facade, prints its reports.
+#include "engine/usi.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <exception>
+#include <istream>
+#include <mutex>
+#include <ostream>
+
+#include "engine/notation.h"
+
+namespace engine {
+namespace {
+
+constexpr const char* kEngineName = "sashite";
+constexpr const char* kEngineAuthor = "the sashite authors";
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+// A word of a command line and where it lies in that line, so that names and values
+// containing spaces can be cut out of the line as written.
+struct Token {
+  std::string_view text;
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> tokens;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && is_space(s[i])) ++i;
+    if (i == s.size()) break;
+    size_t begin = i;
+    while (i < s.size() && !is_space(s[i])) ++i;
+    tokens.push_back({s.substr(begin, i - begin), begin, i});
+  }
+  return tokens;
+}
+
+// The text from the start of tokens[first] to the end of tokens[last], inner spaces kept.
+std::string_view span(std::string_view s, const std::vector<Token>& tokens, size_t first,
+                      size_t last) {
+  return s.substr(tokens[first].begin, tokens[last].end - tokens[first].begin);
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool parse_int64(std::string_view text, int64_t& out) {
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+bool is_go_keyword(std::string_view s) {
+  for (const char* k : {"infinite", "ponder", "btime", "wtime", "binc", "winc", "byoyomi",
+                        "movetime", "depth", "nodes", "mate"})
+    if (s == k) return true;
+  return false;
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// Writes whole lines to one stream from any thread: each line is written and flushed under
+// one mutex, so the search thread's info lines never interleave with the loop's replies.
+class LineWriter {
+ public:
+  explicit LineWriter(std::ostream& out) : out_(out) {}
+  void line(std::string_view text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out_ << text << '\n';
+    out_.flush();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::ostream& out_;
+};
+
+// One USI conversation over one engine. Lives on the loop's thread; the engine's callbacks
+// (on a search thread) touch only writer_ and searching_.
+class UsiSession {
+ public:
+  UsiSession(Engine& engine, std::ostream& out);
+  ~UsiSession();
+  UsiSession(const UsiSession&) = delete;
+  UsiSession& operator=(const UsiSession&) = delete;
+
+  // Handles one command line; false when the loop must end (quit).
+  bool handle(std::string_view line);
+  // Stops a running search and waits for it (its bestmove is printed). No-op when idle.
+  void finish_search();
+
+ private:
+  bool dispatch(std::string_view command, std::string_view args);
+  void usi();
+  void setoption(std::string_view args);
+  void position(std::string_view args);
+  void go(std::string_view args);
+  void gameover(std::string_view args);
+  void error(const std::string& message) { writer_.line("info string error: " + message); }
+
+  Engine& engine_;
+  LineWriter writer_;
+  bool search_started_ = false;         // go was called and wait() has not followed yet
+  std::atomic<bool> searching_{false};  // from go until the bestmove is printed
+};
+
+UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), writer_(out) {
+  engine_.set_info_callback([this](const SearchInfo& info) { writer_.line(format_usi_info(info)); });
+  engine_.set_result_callback([this](const SearchResult& result) {
+    writer_.line(format_usi_bestmove(result));
+    searching_ = false;
+  });
+}
+
+UsiSession::~UsiSession() {
+  finish_search();
+  // The writer dies with the session; leave the engine callbacks that reference nothing.
+  engine_.set_info_callback([](const SearchInfo&) {});
+  engine_.set_result_callback([](const SearchResult&) {});
+}
+
+void UsiSession::finish_search() {
+  if (!search_started_) return;
+  if (searching_) engine_.stop();
+  engine_.wait();
+  search_started_ = false;
+  searching_ = false;
+}
+
+bool UsiSession::handle(std::string_view line) {
+  line = trim(line);  // GUIs on Windows end lines with "\r\n"
+  std::vector<Token> tokens = tokenize(line);
+  if (tokens.empty()) return true;
+  std::string_view command = tokens[0].text;
+  std::string_view args = line.substr(tokens[0].end);
+  // A command must never end the loop by accident: errors thrown below the facade
+  // (allocation failure for a large hash, a broken invariant) become info strings.
+  try {
+    return dispatch(command, args);
+  } catch (const std::exception& e) {
+    error(std::string(command) + ": " + e.what());
+  }
+  return true;
+}
+
+bool UsiSession::dispatch(std::string_view command, std::string_view args) {
+  if (command == "usi") {
+    usi();
+  } else if (command == "isready") {
+    // Loading takes time (evaluation weights) and belongs here, before readyok, not in the
+    // first go. A running search has loaded everything already.
+    if (!searching_) {
+      Status status = engine_.prepare();
+      if (!status) error("isready: " + status.message());
+    }
+    writer_.line("readyok");
+  } else if (command == "setoption") {
+    setoption(args);
+  } else if (command == "usinewgame") {
+    finish_search();
+    engine_.new_game();
+  } else if (command == "position") {
+    position(args);
+  } else if (command == "go") {
+    go(args);
+  } else if (command == "stop") {
+    if (search_started_) engine_.stop();
+  } else if (command == "ponderhit") {
+    if (search_started_) engine_.ponderhit();
+  } else if (command == "gameover") {
+    gameover(args);
+  } else if (command == "quit") {
+    finish_search();
+    return false;
+  } else if (command == "d" || command == "display") {
+    writer_.line("sfen " + engine_.position().sfen());
+  } else {
+    writer_.line("info string unknown command: " + std::string(command) + std::string(args));
+  }
+  return true;
+}
+
+void UsiSession::usi() {
+  writer_.line(std::string("id name ") + kEngineName);
+  writer_.line(std::string("id author ") + kEngineAuthor);
+  for (const std::string& line : engine_.options().usi_lines()) writer_.line(line);
+  writer_.line("usiok");
+}
+
+void UsiSession::setoption(std::string_view args) {
+  std::string name, value;
+  Status status = parse_usi_setoption(args, name, value);
+  if (!status) return error(status.message());
+  finish_search();  // options are not thread-safe; GUIs do not set them while searching
+  status = engine_.set_option(name, value);
+  if (!status) error("setoption: " + status.message());
+}
+
+void UsiSession::position(std::string_view args) {
+  std::string sfen;
+  std::vector<std::string> moves;
+  Status status = parse_usi_position(args, sfen, moves);
+  if (!status) return error(status.message());
+  finish_search();
+  status = engine_.set_position(sfen, moves);
+  if (!status) error("position: " + status.message());
+}
+
+void UsiSession::go(std::string_view args) {
+  finish_search();
+  UsiGoCommand command = parse_usi_go(args);
+  for (const std::string& e : command.errors) error(e);
+  if (command.mate) {
+    // The mate solver (詰将棋 search) is not there yet; USI has an answer for that.
+    writer_.line("checkmate notimplemented");
+    return;
+  }
+  search_started_ = true;
+  searching_ = true;
+  engine_.go(command.limits);
+}
+
+void UsiSession::gameover(std::string_view args) {
+  std::vector<Token> tokens = tokenize(args);
+  if (tokens.size() != 1 ||
+      (tokens[0].text != "win" && tokens[0].text != "lose" && tokens[0].text != "draw"))
+    error("gameover: expected win, lose or draw, got " + quoted(trim(args)));
+  // A game can end while we ponder; that search has nothing left to do.
+  finish_search();
+}
+
+}  // namespace
+
+int run_usi(Engine& engine, std::istream& in, std::ostream& out) {
+  // A tied stream would flush `out` on every read, outside the writer's mutex, racing with
+  // the search thread's writes.
+  std::ostream* tied = in.tie(nullptr);
+  {
+    UsiSession session(engine, out);
+    std::string line;
+    while (std::getline(in, line))
+      if (!session.handle(line)) break;
+    // At the end of input, behave as quit: the destructor stops the search and waits.
+  }
+  in.tie(tied);
+  return 0;
+}
+
+UsiGoCommand parse_usi_go(std::string_view args) {
+  UsiGoCommand command;
+  SearchLimits& limits = command.limits;
+  std::vector<Token> tokens = tokenize(args);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string key(tokens[i].text);
+    // Reads the number after the key. A bad value is skipped with the key, unless it is
+    // the next keyword ("go btime wtime 0").
+    auto number = [&](int64_t& out) {
+      if (i + 1 < tokens.size() && parse_int64(tokens[i + 1].text, out)) {
+        ++i;
+        return true;
+      }
+      if (i + 1 < tokens.size() && !is_go_keyword(tokens[i + 1].text)) {
+        command.errors.push_back("go: " + key + " needs an integer, got " +
+                                 quoted(tokens[i + 1].text));
+        ++i;
+      } else {
+        command.errors.push_back("go: " + key + " needs an integer");
+      }
+      return false;
+    };
+    int64_t v = 0;
+    if (key == "infinite") {
+      limits.infinite = true;
+    } else if (key == "ponder") {
+      limits.ponder = true;
+    } else if (key == "btime" || key == "wtime") {
+      if (number(v)) limits.time_left_ms[key == "btime" ? kBlack : kWhite] = std::max<int64_t>(v, 0);
+    } else if (key == "binc" || key == "winc") {
+      if (number(v)) limits.increment_ms[key == "binc" ? kBlack : kWhite] = std::max<int64_t>(v, 0);
+    } else if (key == "byoyomi") {
+      if (number(v)) limits.byoyomi_ms = std::max<int64_t>(v, 0);
+    } else if (key == "movetime") {
+      if (number(v)) limits.movetime_ms = std::max<int64_t>(v, 0);
+    } else if (key == "depth") {
+      if (number(v)) limits.depth = int(std::clamp<int64_t>(v, 0, kMaxPly));
+    } else if (key == "nodes") {
+      if (number(v)) limits.nodes = uint64_t(std::max<int64_t>(v, 0));
+    } else if (key == "mate") {
+      command.mate = true;
+      if (i + 1 < tokens.size() && tokens[i + 1].text == "infinite") {
+        ++i;
+      } else if (i + 1 < tokens.size() && parse_int64(tokens[i + 1].text, v)) {
+        ++i;
+        command.mate_ms = std::max<int64_t>(v, 0);
+      }
+    } else {
+      command.errors.push_back("go: unknown argument " + quoted(key));
+    }
+  }
+  return command;
+}
+
+Status parse_usi_setoption(std::string_view args, std::string& name, std::string& value) {
+  const char* usage = "setoption: expected 'name <NAME> [value <VALUE>]'";
+  std::vector<Token> tokens = tokenize(args);
+  if (tokens.empty() || tokens[0].text != "name") return Status::error(usage);
+  size_t value_at = 1;
+  while (value_at < tokens.size() && tokens[value_at].text != "value") ++value_at;
+  if (value_at == 1) return Status::error(std::string(usage) + ": the name is missing");
+  name = std::string(span(args, tokens, 1, value_at - 1));
+  value.clear();
+  if (value_at + 1 < tokens.size()) value = std::string(span(args, tokens, value_at + 1, tokens.size() - 1));
+  if (value == "<empty>") value.clear();
+  return Status::ok();
+}
+
+Status parse_usi_position(std::string_view args, std::string& sfen_or_startpos,
+                          std::vector<std::string>& moves) {
+  std::vector<Token> tokens = tokenize(args);
+  moves.clear();
+  if (tokens.empty()) return Status::error("position: expected 'startpos' or 'sfen <SFEN>'");
+  size_t i = 1;
+  if (tokens[0].text == "startpos") {
+    sfen_or_startpos = "startpos";
+  } else if (tokens[0].text == "sfen") {
+    while (i < tokens.size() && tokens[i].text != "moves") ++i;
+    const size_t fields = i - 1;
+    if (fields < 3 || fields > 4)
+      return Status::error("position: an SFEN has 4 fields (board, side to move, hands, move "
+                           "number), got " + std::to_string(fields));
+    sfen_or_startpos.clear();
+    for (size_t f = 1; f < i; ++f) {
+      if (f > 1) sfen_or_startpos += ' ';
+      sfen_or_startpos += tokens[f].text;
+    }
+  } else {
+    return Status::error("position: expected 'startpos' or 'sfen', got " + quoted(tokens[0].text));
+  }
+  if (i < tokens.size() && tokens[i].text != "moves")
+    return Status::error("position: expected 'moves', got " + quoted(tokens[i].text));
+  for (++i; i < tokens.size(); ++i) moves.emplace_back(tokens[i].text);
+  return Status::ok();
+}
+
+std::string format_usi_score(Value score, SearchInfo::Bound bound) {
+  std::string s;
+  if (score >= kValueMateInMaxPly)
+    s = "mate " + std::to_string(kValueMate - score);
+  else if (score <= kValueMatedInMaxPly)
+    s = "mate -" + std::to_string(kValueMate + score);  // "-0": mated at the root
+  else
+    s = "cp " + std::to_string(score);
+  if (bound == SearchInfo::Bound::kLower) s += " lowerbound";
+  if (bound == SearchInfo::Bound::kUpper) s += " upperbound";
+  return s;
+}
+
+std::string format_usi_info(const SearchInfo& info) {
+  std::string s = "info depth " + std::to_string(info.depth);
+  s += " seldepth " + std::to_string(info.seldepth);
+  s += " score " + format_usi_score(info.score, info.bound);
+  s += " nodes " + std::to_string(info.nodes);
+  s += " nps " + std::to_string(info.nps);
+  s += " time " + std::to_string(info.time_ms);
+  s += " hashfull " + std::to_string(info.hashfull);
+  if (!info.pv.empty() && info.pv[0].is_ok()) {
+    s += " pv";
+    for (Move m : info.pv) {
+      if (!m.is_ok()) break;
+      s += ' ';
+      s += format_usi_move(m);
+    }
+  }
+  return s;
+}
+
+std::string format_usi_bestmove(const SearchResult& result) {
+  if (result.kind == SearchResult::Kind::kWin) return "bestmove win";
+  if (result.kind != SearchResult::Kind::kMove || !result.best.is_ok()) return "bestmove resign";
+  std::string s = "bestmove " + format_usi_move(result.best);
+  if (result.ponder.is_ok()) s += " ponder " + format_usi_move(result.ponder);
+  return s;
+}
+
+}  // namespace engine

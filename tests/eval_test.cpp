@@ -1,0 +1,409 @@
+// The evaluation: symmetry, the weight file format, features against evaluate, sanity values.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/eval/evaluate.h"
+#include "engine/eval/feature_visitor.h"
+#include "engine/eval/features.h"
+#include "engine/eval/hand_set_weights.h"
+#include "engine/eval/weights.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+
+using namespace engine;
+using namespace engine::eval;
+
+namespace {
+
+// SFENs met along seeded random playouts from the start position (every ply).
+std::vector<std::string> random_playout_sfens(uint64_t seed, int games, int max_plies) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> sfens;
+  for (int g = 0; g < games; ++g) {
+    Position pos;
+    for (int ply = 0; ply < max_plies; ++ply) {
+      const MoveList moves = legal_moves(pos);
+      if (moves.empty()) break;
+      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
+      sfens.push_back(pos.sfen());
+    }
+  }
+  return sfens;
+}
+
+Position from_sfen(const std::string& sfen) {
+  Position pos;
+  REQUIRE(pos.set_sfen(sfen).is_ok());
+  return pos;
+}
+
+// The board turned 180 degrees with the colours of pieces, hands and side to move swapped.
+Position colour_flipped(const Position& pos) {
+  const PositionSetup in = pos.setup();
+  PositionSetup out = in;
+  for (Square s = 0; s < kSquareNb; ++s) {
+    const Piece p = in.board[s];
+    out.board[kSquareNb - 1 - s] = p == kNoPiece ? kNoPiece : make_piece(~color_of(p), type_of(p));
+  }
+  out.hands[kBlack] = in.hands[kWhite];
+  out.hands[kWhite] = in.hands[kBlack];
+  out.side_to_move = ~in.side_to_move;
+  Position flipped;
+  REQUIRE(flipped.set(out).is_ok());
+  return flipped;
+}
+
+// The board mirrored left to right (file 1 <-> file 9), nothing else changed.
+Position mirrored(const Position& pos) {
+  const PositionSetup in = pos.setup();
+  PositionSetup out = in;
+  for (Square s = 0; s < kSquareNb; ++s)
+    out.board[make_square(8 - file_of(s), rank_of(s))] = in.board[s];
+  Position result;
+  REQUIRE(result.set(out).is_ok());
+  return result;
+}
+
+std::string shipped_weights_path() {
+  return std::string(SASHITE_TEST_DATA_DIR) + "/../../data/weights/default.eval";
+}
+
+std::string temporary_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("sashite_eval_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+// "line N" (built without "literal" + std::string, which trips GCC 12's -Wrestrict).
+std::string at_line(int n) {
+  std::string text = "line ";
+  text += std::to_string(n);
+  return text;
+}
+
+// Reads `text` as a weight file named "test.eval"; returns the status.
+Status read_text(const std::string& text, Weights& w) {
+  std::istringstream in(text);
+  return w.read(in, "test.eval");
+}
+
+std::string hand_set_text() {
+  std::ostringstream out;
+  Weights::hand_set().write(out);
+  return out.str();
+}
+
+// The 1-based number of the first line of `text` that starts with `prefix`.
+int line_of(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.starts_with(prefix)) return n;
+  return -1;
+}
+
+// A weight set where every weight differs, so that symmetry tests see every table.
+Weights scrambled_weights(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-50, 50);
+  Weights w = Weights::hand_set();
+  for (int i = 0; i < Weights::size(); ++i) w.set(i, w.get(i) + dist(rng));
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("eval: the layout's sections tile the weight vector") {
+  CHECK(kFeatureCount == Weights::size());
+  CHECK(kSections[0].offset == 0);
+  CHECK(kSectionNb == 4 + 2 * kPhaseSectionNb);
+  CHECK(feature_name(kMaterialOffset + kRook - 1) == "material[rook]");
+  CHECK(feature_name(kHandOffset + (kPawn - 1) * kHandCountNb + 2) == "hand[pawn][3]");
+  CHECK(
+      feature_name(kOpeningOffset + kOwnKingOffset + kp_index(kBlack, kind_index(kGold), 40, 39)) ==
+      "opening_own_king[gold][df=0][dr=+1]");
+  CHECK(feature_name(kEndgameOffset + kKingEscapesOffset + 3) == "endgame_king_escapes[3]");
+}
+
+TEST_CASE("eval: kp_index orients the rank difference from the piece owner's side") {
+  const Square king = make_square(4, 6);  // 5g
+  // A Black gold one rank in front of a Black king (toward rank a), and the White mirror image.
+  const int black = kp_index(kBlack, kind_index(kGold), king, make_square(4, 5));
+  const int white = kp_index(kWhite, kind_index(kGold), 80 - king, 80 - make_square(4, 5));
+  CHECK(black == white);
+  CHECK(black % kDrNb - 8 == 1);
+}
+
+TEST_CASE("eval: bulk pawn attacks equal the union of each pawn's attacks") {
+  for (const std::string& sfen : random_playout_sfens(17, 3, 150)) {
+    const Position pos = from_sfen(sfen);
+    for (Color c : {kBlack, kWhite}) {
+      Bitboard expected;
+      for (Square s : pos.pieces(c, kPawn)) {
+        CHECK_FALSE((expected & step_attacks(c, kPawn, s)).any());  // distinct squares
+        expected |= step_attacks(c, kPawn, s);
+      }
+      CHECK(detail::pawn_attacks(c, pos.pieces(c, kPawn)) == expected);
+    }
+  }
+}
+
+TEST_CASE("eval: the start position is balanced and at progress 0") {
+  const Weights w = Weights::hand_set();
+  Position pos;
+  CHECK(progress(pos) == 0.0);
+  const Value tempo = Value(w.get(kTempoOffset));
+  CHECK(evaluate(pos, w) == tempo);  // symmetric: only the side to move's bonus is left
+  CHECK(std::abs(evaluate(pos, w)) < 100);
+  Position white_to_move =
+      from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+  CHECK(evaluate(white_to_move, w) == tempo);
+}
+
+TEST_CASE("eval: a rook up scores high for that side") {
+  const Weights w = Weights::hand_set();
+  // White's rook removed.
+  Position black_to_move =
+      from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+  Position white_to_move =
+      from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+  CHECK(evaluate(black_to_move, w) > 500);
+  CHECK(evaluate(white_to_move, w) < -500);
+  // Black holds the rook in hand instead.
+  Position in_hand = from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1");
+  CHECK(evaluate(in_hand, w) > 1500);
+}
+
+TEST_CASE("eval: progress stays in [0, 1] and grows along records") {
+  for (const std::string& sfen : random_playout_sfens(7, 5, 200)) {
+    const double p = progress(from_sfen(sfen));
+    CHECK(p >= 0.0);
+    CHECK(p <= 1.0);
+  }
+  // An endgame: many pieces in hand and pieces deep in the enemy camp.
+  Position late = from_sfen("ln1g3+Rl/2skg4/ppppp1+B1p/9/9/9/PPPPP3P/2G6/LNK5L b BGSNr2sn6p 99");
+  CHECK(progress(late) > 0.8);
+}
+
+TEST_CASE("eval: colour-flipped and mirrored positions evaluate the same") {
+  const Weights hand_set = Weights::hand_set();
+  const Weights scrambled = scrambled_weights(11);
+  int checked = 0;
+  for (const std::string& sfen : random_playout_sfens(2024, 40, 160)) {
+    const Position pos = from_sfen(sfen);
+    const Position flipped = colour_flipped(pos);
+    const Position mirror = mirrored(pos);
+    CAPTURE(sfen);
+    CHECK(evaluate(pos, hand_set) == evaluate(flipped, hand_set));
+    CHECK(evaluate(pos, scrambled) == evaluate(flipped, scrambled));
+    CHECK(evaluate(pos, scrambled) == evaluate(mirror, scrambled));
+    CHECK(progress_fixed(pos) == progress_fixed(flipped));
+    ++checked;
+  }
+  CHECK(checked > 3000);
+}
+
+TEST_CASE("eval: evaluate equals the dot product of the weights and collect_features") {
+  const Weights hand_set = Weights::hand_set();
+  const Weights scrambled = scrambled_weights(5);
+  FeatureVector features;
+  for (const std::string& sfen : random_playout_sfens(99, 20, 200)) {
+    const Position pos = from_sfen(sfen);
+    CAPTURE(sfen);
+    collect_features(pos, features);
+    for (size_t i = 1; i < features.size(); ++i) REQUIRE(features[i - 1].first < features[i].first);
+    for (const Feature& f : features) {
+      REQUIRE(f.first >= 0);
+      REQUIRE(f.first < kFeatureCount);
+      REQUIRE(f.second != 0.0f);
+    }
+    const double sign = pos.side_to_move() == kBlack ? 1 : -1;
+    for (const Weights* w : {&hand_set, &scrambled}) {
+      const double expected = sign * dot(*w, features);
+      CHECK(std::fabs(evaluate(pos, *w) - expected) < 1.0);
+      CHECK(evaluate(pos, *w) == Value(std::trunc(expected)));
+    }
+  }
+}
+
+TEST_CASE("eval: collect_features scales opening and endgame features by the progress") {
+  Position pos = from_sfen("ln1g3+Rl/2skg4/ppppp1+B1p/9/9/9/PPPPP3P/2G6/LNK5L b BGSNr2sn6p 99");
+  const double p = progress(pos);
+  FeatureVector features;
+  collect_features(pos, features);
+  bool saw_opening = false, saw_endgame = false;
+  for (const Feature& f : features) {
+    if (f.first < kOpeningOffset) {
+      CHECK(f.second == std::round(f.second));  // base features are whole counts
+    } else if (f.first < kEndgameOffset) {
+      saw_opening = true;
+      CHECK(std::fabs(f.second / (1 - p) - std::round(f.second / (1 - p))) < 1e-4);
+    } else {
+      saw_endgame = true;
+      CHECK(std::fabs(f.second / p - std::round(f.second / p)) < 1e-4);
+    }
+  }
+  CHECK(saw_endgame);
+  CHECK(saw_opening == (p < 1.0));
+}
+
+TEST_CASE("eval: positions without a king (mate problems) evaluate") {
+  const Weights w = Weights::hand_set();
+  Position pos = from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+  FeatureVector features;
+  collect_features(pos, features);
+  CHECK(std::fabs(evaluate(pos, w) - dot(w, features)) < 1.0);
+  CHECK(describe(pos, w).find("White's king") != std::string::npos);
+}
+
+TEST_CASE("eval: describe lists every group and the final value") {
+  const Weights w = Weights::hand_set();
+  Position pos = from_sfen("ln1g3+Rl/2skg4/ppppp1+B1p/9/9/9/PPPPP3P/2G6/LNK5L w BGSNr2sn6p 99");
+  const std::string text = describe(pos, w);
+  for (const char* group :
+       {"material", "hand", "pin", "tempo", "own_king", "enemy_king", "king_attacks",
+        "king_defences", "king_controlled", "king_escapes", "king_drops", "progress"})
+    CHECK(text.find(group) != std::string::npos);
+  CHECK(text.find("evaluate() = " + std::to_string(evaluate(pos, w))) != std::string::npos);
+}
+
+TEST_CASE("eval: weights survive save and load") {
+  const Weights original = scrambled_weights(3);
+  Weights copy = original;
+  copy.set_header("learned: test run 1\n\n  indented line");
+  const std::string path = temporary_path("round_trip.eval");
+  REQUIRE(copy.save(path).is_ok());
+  Weights loaded;
+  const Status status = loaded.load(path);
+  std::filesystem::remove(path);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  CHECK(loaded == copy);
+  CHECK(loaded.header() == "learned: test run 1\n\n  indented line");
+  CHECK(loaded.version() == Weights::kFormatVersion);
+
+  // Fractions of a centipawn are kept to 1/32.
+  Weights fine;
+  fine.set(kTempoOffset, 1.0 / 32);
+  fine.set(kMaterialOffset, -12.34);
+  std::stringstream text;
+  fine.write(text);
+  Weights back;
+  REQUIRE(back.read(text, "stream").is_ok());
+  CHECK(back == fine);
+  CHECK(back.get(kTempoOffset) == 1.0 / 32);
+  CHECK(std::fabs(back.get(kMaterialOffset) + 12.34) <= 1.0 / 64);
+}
+
+TEST_CASE("eval: the shipped default weights load and are the hand-set ones") {
+  Weights w;
+  const Status status = w.load(shipped_weights_path());
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  CHECK(w == Weights::hand_set());
+  CHECK(w.header().starts_with("hand-set weights (not learned):"));
+  CHECK(w.get(kMaterialOffset + kPawn - 1) == 90);
+  CHECK(w.get(kMaterialOffset + kDragon - 1) == 1395);
+}
+
+TEST_CASE("eval: write_hand_set_weights writes a loadable file") {
+  const std::string path = temporary_path("hand_set.eval");
+  REQUIRE(write_hand_set_weights(path) == 0);
+  Weights w;
+  CHECK(w.load(path).is_ok());
+  std::filesystem::remove(path);
+  CHECK(w == Weights::hand_set());
+  CHECK(write_hand_set_weights("/nonexistent-directory/x.eval") == 1);
+}
+
+TEST_CASE("eval: malformed weight files are rejected with the line named") {
+  const std::string good = hand_set_text();
+  Weights w = Weights::hand_set();
+  const Weights before = w;
+
+  auto expect_error = [&](const std::string& text, const std::string& fragment) {
+    const Status status = read_text(text, w);
+    CAPTURE(fragment);
+    CHECK_FALSE(status.is_ok());
+    CHECK_MESSAGE(status.message().find(fragment) != std::string::npos, status.message());
+    CHECK(status.message().starts_with("test.eval: "));
+    CHECK(w == before);  // unchanged on error
+  };
+
+  SUBCASE("empty file") { expect_error("", "line 1: empty file"); }
+  SUBCASE("bad header") {
+    expect_error("sashite-evaluation 1\n" + good.substr(good.find('\n') + 1), "line 1: bad header");
+  }
+  SUBCASE("wrong version") {
+    expect_error("sashite-eval 2\n" + good.substr(good.find('\n') + 1),
+                 "line 1: format version 2 is not supported");
+  }
+  SUBCASE("wrong feature count") {
+    std::string text = good;
+    const std::string count_line = "features " + std::to_string(kFeatureCount);
+    text.replace(text.find(count_line), count_line.size(), "features 12");
+    expect_error(text, at_line(line_of(good, "features")) + ": wrong feature count 12");
+  }
+  SUBCASE("not a number") {
+    std::string text = good;
+    const size_t section = text.find("section pin");
+    const size_t numbers = text.find('\n', text.find('\n', section) + 1) + 1;  // after the comment
+    text[numbers] = 'x';  // "-9" becomes "x9"
+    const int line = line_of(good, "section pin") + 2;
+    expect_error(text, at_line(line) + ": 'x");
+    expect_error(text, "is not a number (section 'pin', entry 1)");
+  }
+  SUBCASE("a section cut short") {
+    std::string text = good;
+    const size_t section = text.find("section pin");
+    const size_t numbers = text.find('\n', text.find('\n', section) + 1) + 1;
+    text.erase(numbers, text.find('\n', numbers) + 1 - numbers);  // drop the numbers' line
+    expect_error(text, at_line(line_of(good, "section tempo") - 1) +
+                           ": section 'pin' ends after 0 of its 13 numbers");
+  }
+  SUBCASE("one number too many") {
+    std::string text = good;
+    const size_t section = text.find("section tempo");
+    const size_t numbers = text.find('\n', text.find('\n', section) + 1) + 1;
+    text.insert(text.find('\n', numbers), " 5");
+    expect_error(text, at_line(line_of(good, "section tempo") + 2) +
+                           ": section 'tempo' has 1 numbers; '5' is one too many");
+  }
+  SUBCASE("a wrong section") {
+    std::string text = good;
+    const std::string header = "section hand 7 18";
+    text.replace(text.find(header), header.size(), "section hand 7 17");
+    expect_error(text, at_line(line_of(good, "section hand")) +
+                           ": expected 'section hand 7 18', found 'section hand 7 17'");
+  }
+  SUBCASE("truncated file") {
+    const std::string text = good.substr(0, good.find("section endgame_king_attacks"));
+    int lines = 0;
+    for (char c : text) lines += c == '\n';
+    expect_error(text, at_line(lines + 1) + ": file truncated: section 'endgame_king_attacks'");
+  }
+  SUBCASE("truncated inside a section") {
+    std::string text = good.substr(0, good.find("section opening_enemy_king"));
+    text = text.substr(0, text.rfind("# dragon"));
+    expect_error(text, "file truncated: section 'opening_own_king' has 1836 of its 1989 numbers");
+  }
+  SUBCASE("out of range") {
+    std::string text = good;
+    const size_t section = text.find("section tempo");
+    const size_t numbers = text.find('\n', text.find('\n', section) + 1) + 1;
+    text.replace(numbers, text.find('\n', numbers) - numbers, "1e9");
+    expect_error(text, "'1e9' is out of range");
+  }
+  SUBCASE("missing file") {
+    const Status status = w.load("/nonexistent-directory/none.eval");
+    CHECK_FALSE(status.is_ok());
+    CHECK(status.message().find("/nonexistent-directory/none.eval") != std::string::npos);
+  }
+}

@@ -1,0 +1,169 @@
+// One match game: two engine processes, the USI dialog, the referee, the record.
+#include "tools/match_game.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace tools {
+
+using engine::Color;
+using engine::Status;
+using Milliseconds = std::chrono::milliseconds;
+
+std::string go_command(const MatchLimits& limits) {
+  if (limits.byoyomi_ms > 0)
+    return "go btime 0 wtime 0 byoyomi " + std::to_string(limits.byoyomi_ms);
+  return "go nodes " + std::to_string(limits.nodes);
+}
+
+int64_t move_wait_ms(const MatchLimits& limits) {
+  if (limits.byoyomi_ms > 0) return int64_t(limits.byoyomi_ms) + limits.time_margin_ms;
+  return limits.move_timeout_ms;
+}
+
+namespace {
+
+// "2024/05/03 11:00:54", local time, as CSA's $START_TIME writes it.
+std::string csa_time_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y/%m/%d %H:%M:%S", &tm);
+  return buf;
+}
+
+// The $TIME_LIMIT value "HH:MM+SS" (no main time, byoyomi in whole seconds), or "" when
+// the byoyomi is not a whole number of seconds.
+std::string csa_time_limit(const MatchLimits& limits) {
+  if (limits.byoyomi_ms <= 0 || limits.byoyomi_ms % 1000 != 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "00:00+%02d", limits.byoyomi_ms / 1000);
+  return buf;
+}
+
+const char* gameover_word(GameWinner winner, Color side) {
+  if (winner == GameWinner::kDraw) return "draw";
+  const bool black_won = winner == GameWinner::kBlack;
+  return black_won == (side == engine::kBlack) ? "win" : "lose";
+}
+
+// A name for the record: the engine's "id name", else its program's file name.
+std::string display_name(UsiEngineProcess& engine, const EngineConfig& config) {
+  if (!engine.name().empty()) return engine.name();
+  std::vector<std::string> argv;
+  if (split_command_line(config.command, argv).is_ok())
+    return std::filesystem::path(argv[0]).filename().string();
+  return config.command;
+}
+
+}  // namespace
+
+GameOutcome play_game(const GameSetup& setup) {
+  GameOutcome out;
+  Referee referee;
+  if (Status s = referee.start(setup.opening, setup.limits.max_plies); !s) {
+    out.error = Status::error(setup.opening.source + ": " + s.message());
+    return out;
+  }
+  const std::string start_time = csa_time_now();
+  std::ofstream log;
+  if (!setup.log_path.empty()) log.open(setup.log_path);
+
+  const auto t0 = std::chrono::steady_clock::now();  // log times are from here
+  std::mutex log_mutex;  // the handshakes run in parallel
+  UsiEngineProcess engines[2];
+  const EngineConfig* configs[2] = {&setup.black, &setup.white};
+  const std::string labels[2] = {setup.black_label, setup.white_label};
+  for (int c = 0; c < 2; ++c) {
+    const std::string tag = labels[c] + (c == engine::kBlack ? " (black) " : " (white) ");
+    engines[c].set_log([&log, &log_mutex, tag, t0](std::string_view line) {
+      if (!log.is_open()) return;
+      std::lock_guard<std::mutex> lock(log_mutex);
+      const auto ms = std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - t0);
+      char stamp[32];
+      std::snprintf(stamp, sizeof stamp, "%9.3f ", ms.count() / 1000.0);
+      log << stamp << tag << line << '\n';
+    });
+    if (Status s = engines[c].start(*configs[c]); !s) {
+      out.error = Status::error(labels[c] + ": " + s.message());
+      return out;
+    }
+  }
+  auto who = [&](int c) {
+    return "(" + labels[c] + (engines[c].name().empty() ? "" : ", " + engines[c].name()) + ")";
+  };
+  auto fault_reason = [](EngineFault f) {
+    return f == EngineFault::kExited ? EndReason::kCrash : EndReason::kNoResponse;
+  };
+
+  // The handshake (usi, options, isready, usinewgame), both engines at once: some engines
+  // (gpsusi) take seconds to load. White's runs on a second thread; Black's fault counts first.
+  const Milliseconds ready_timeout(setup.limits.ready_timeout_ms);
+  EngineReply replies[2];
+  std::thread white_thread([&] { replies[1] = engines[1].prepare_game(configs[1]->options, ready_timeout); });
+  replies[0] = engines[0].prepare_game(configs[0]->options, ready_timeout);
+  white_thread.join();
+  for (int c = 0; c < 2 && !referee.over(); ++c)
+    if (!replies[c].ok())
+      referee.on_engine_fault(Color(c), fault_reason(replies[c].fault), who(c) + " " + replies[c].detail);
+
+  // The moves.
+  const MatchLimits& limits = setup.limits;
+  const std::string go = go_command(limits);
+  const Milliseconds wait(move_wait_ms(limits));
+  while (!referee.over() && !referee.check_ply_limit()) {
+    const Color us = referee.side_to_move();
+    BestMove bm = engines[us].think(referee.position_command(), go, wait);
+    if (bm.fault == EngineFault::kExited) {
+      referee.on_engine_fault(us, EndReason::kCrash, who(us) + " " + bm.detail);
+    } else if (bm.fault == EngineFault::kTimeout) {
+      if (limits.byoyomi_ms > 0)
+        referee.on_time_up(bm.elapsed_ms);
+      else
+        referee.on_engine_fault(us, EndReason::kNoResponse, who(us) + " " + bm.detail);
+    } else if (limits.byoyomi_ms > 0 && bm.elapsed_ms > move_wait_ms(limits)) {
+      referee.on_time_up(bm.elapsed_ms);
+    } else {
+      referee.on_reply(bm.move, bm.elapsed_ms);
+    }
+  }
+
+  // The end: tell both engines, give them two seconds to quit, then kill them.
+  const GameEnd& end = referee.end();
+  for (int c = 0; c < 2; ++c) engines[c].end_game(gameover_word(end.winner, Color(c)));
+  const auto deadline = UsiEngineProcess::Clock::now() + Milliseconds(2000);
+  for (int c = 0; c < 2; ++c) engines[c].stop(deadline);
+
+  // The record.
+  out.black_name = display_name(engines[0], setup.black);
+  out.white_name = display_name(engines[1], setup.white);
+  if (out.black_name == out.white_name) {
+    out.black_name += " (" + setup.black_label + ")";
+    out.white_name += " (" + setup.white_label + ")";
+  }
+  out.end = end;
+  out.plies = referee.plies();
+  out.record = referee.record();
+  engine::CsaRecord& rec = out.record;
+  rec.black_name = out.black_name;
+  rec.white_name = out.white_name;
+  if (!setup.event.empty()) rec.info.push_back({"EVENT", setup.event});
+  rec.info.push_back({"START_TIME", start_time});
+  rec.info.push_back({"END_TIME", csa_time_now()});
+  if (std::string limit = csa_time_limit(limits); !limit.empty())
+    rec.info.push_back({"TIME_LIMIT", limit});
+  rec.comments.push_back("game " + std::to_string(setup.number) + ": black " + setup.black_label +
+                         " = " + setup.black.command + ", white " + setup.white_label + " = " +
+                         setup.white.command);
+  rec.comments.push_back("opening: " + setup.opening.source + " (" +
+                         std::to_string(setup.opening.moves.size()) + " moves)");
+  rec.comments.push_back(go);
+  return out;
+}
+
+}  // namespace tools

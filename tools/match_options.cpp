@@ -1,0 +1,66 @@
+// The command line of `sashite match`.
+#include "tools/match_options.h"
+
+#include <CLI/CLI.hpp>
+
+namespace tools {
+
+using engine::Status;
+
+void add_match_options(CLI::App& sub, MatchOptions& o) {
+  sub.add_option("--engine1", o.engine1, "first engine's command line (may hold arguments)")
+      ->required();
+  sub.add_option("--engine2", o.engine2, "second engine's command line")->required();
+  sub.add_option("--opt1", o.options1, "USI option NAME=VALUE for engine1 (repeatable)");
+  sub.add_option("--opt2", o.options2, "USI option NAME=VALUE for engine2 (repeatable)");
+  sub.add_option("--games", o.games, "number of games; colours alternate")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  CLI::Option* byoyomi =
+      sub.add_option("--byoyomi", o.byoyomi_ms, "byoyomi per move in ms (go byoyomi)")
+          ->check(CLI::Range(1, 86400000));
+  CLI::Option* nodes = sub.add_option("--nodes", o.nodes, "nodes per move (go nodes)")
+                           ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
+  byoyomi->excludes(nodes);
+  sub.add_option("--openings", o.openings_path,
+                 "file of openings, one per line (SFEN, startpos moves ..., or USI moves); "
+                 "each is played twice with colours swapped");
+  sub.add_option("--out", o.out_dir, "directory for the records (default: ./match-DATE-TIME)");
+  sub.add_option("--jobs", o.jobs, "games played in parallel")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  sub.add_option("--max-plies", o.max_plies, "draw after this many plies")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  sub.add_option("--margin", o.time_margin_ms, "ms allowed beyond the byoyomi before a time loss")
+      ->check(CLI::Range(0, 86400000))
+      ->capture_default_str();
+  sub.add_option("--move-timeout", o.move_timeout_ms,
+                 "with --nodes: ms without a bestmove before the engine loses as hung")
+      ->check(CLI::Range(1, 86400000))
+      ->capture_default_str();
+  sub.add_option("--ready-timeout", o.ready_timeout_ms, "ms to wait for usiok and readyok")
+      ->check(CLI::Range(1, 86400000))
+      ->capture_default_str();
+  sub.add_flag("--isolate-home", o.isolate_home,
+               "give every engine a private temporary OSL_HOME (always done for gpsusi)");
+  sub.add_flag("--log", o.log, "write each game's USI dialog to gNNN.log in the output directory");
+  sub.add_flag("--engine-stderr", o.engine_stderr,
+               "keep the engines' stderr in gNNN.stderr (default: discarded)");
+}
+
+Status validate_match_options(const MatchOptions& o) {
+  if ((o.byoyomi_ms > 0) == (o.nodes > 0))
+    return Status::error("give exactly one of --byoyomi MS and --nodes N");
+  if (o.engine1.empty() || o.engine2.empty())
+    return Status::error("both --engine1 and --engine2 are required");
+  for (const auto* list : {&o.options1, &o.options2})
+    for (const std::string& kv : *list)
+      if (kv.find('=') == std::string::npos || kv.front() == '=')
+        return Status::error("USI option '" + kv + "': expected NAME=VALUE");
+  if (o.games < 1) return Status::error("--games must be at least 1");
+  if (o.jobs < 1) return Status::error("--jobs must be at least 1");
+  return Status::ok();
+}
+
+}  // namespace tools

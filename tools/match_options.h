@@ -1,0 +1,50 @@
+// The options of `sashite match` and their command-line form.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+
+namespace CLI {
+class App;
+}
+
+namespace tools {
+
+// What `sashite match` is asked to do. Defaults are those of the command line.
+struct MatchOptions {
+  std::string engine1, engine2;       // command lines, split like a shell (no expansions)
+  std::vector<std::string> options1;  // "NAME=VALUE": setoption name NAME value VALUE
+  std::vector<std::string> options2;
+  int games = 2;
+  int byoyomi_ms = 0;  // exactly one of byoyomi_ms and nodes is > 0
+  int64_t nodes = 0;
+  std::string openings_path;  // "": every game from the start position
+  std::string out_dir;        // "": a new directory ./match-YYYYMMDD-HHMMSS
+  int jobs = 1;               // games played at the same time
+  int max_plies = 256;
+  int time_margin_ms = 1000;     // a byoyomi move later than byoyomi + margin loses on time
+  int move_timeout_ms = 60000;   // with --nodes: no bestmove within this is a hang
+  int ready_timeout_ms = 30000;  // usiok and readyok
+  bool isolate_home = false;     // a private OSL_HOME for every engine (gpsusi always has one)
+  bool log = false;              // write each game's USI dialog to gNNN.log
+  bool engine_stderr = false;    // keep each game's engine stderr in gNNN.stderr
+};
+
+// Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
+// `o`, which must outlive the parse.
+void add_match_options(CLI::App& sub, MatchOptions& o);
+
+// The checks the parser cannot make (one of --byoyomi/--nodes, K=V forms).
+engine::Status validate_match_options(const MatchOptions& o);
+
+}  // namespace tools
+
+// `sashite match`: plays the games, prints the running score and the Elo estimate, writes
+// the records. Returns the exit code: 0 when every game was played, 1 when the match had to
+// stop (an engine cannot be run), 2 for bad options. Defined in app/match_command.cpp.
+int run_match_command(const tools::MatchOptions& options);
+// The same with its own parser: argv[0] is the command's name, the rest the options.
+int run_match_command(int argc, char** argv);

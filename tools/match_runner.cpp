@@ -1,0 +1,229 @@
+// MatchRunner: planning, parallel play, running score, records, summary and Elo.
+#include "tools/match_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "tools/elo.h"
+
+namespace tools {
+
+using engine::Color;
+using engine::Status;
+namespace fs = std::filesystem;
+
+void MatchScore::add(GameWinner winner, Color engine1_color) {
+  if (winner == GameWinner::kDraw) {
+    ++draws;
+  } else if ((winner == GameWinner::kBlack) == (engine1_color == engine::kBlack)) {
+    ++wins;
+  } else {
+    ++losses;
+  }
+}
+
+namespace {
+
+std::vector<std::pair<std::string, std::string>> usi_options(const std::vector<std::string>& kvs) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& kv : kvs) {
+    const size_t eq = kv.find('=');
+    out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return out;
+}
+
+std::string game_file_stem(int number) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "g%04d", number);
+  return buf;
+}
+
+std::string match_event(const MatchOptions& o) {
+  std::string limit = o.byoyomi_ms > 0
+                          ? "byoyomi " + std::to_string(o.byoyomi_ms) + " ms (margin " +
+                                std::to_string(o.time_margin_ms) + " ms)"
+                          : "nodes " + std::to_string(o.nodes);
+  return "sashite match, " + std::to_string(o.games) + " games, " + limit + ", max " +
+         std::to_string(o.max_plies) + " plies" +
+         (o.openings_path.empty() ? "" : ", openings " + fs::path(o.openings_path).filename().string());
+}
+
+// Creates the output directory: `requested`, or a new ./match-YYYYMMDD-HHMMSS[-N].
+Status make_out_dir(const std::string& requested, fs::path& dir) {
+  std::error_code ec;
+  if (!requested.empty()) {
+    dir = requested;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+      return Status::error(requested + ": cannot create the directory: " + ec.message());
+    return Status::ok();
+  }
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char base[64];
+  std::strftime(base, sizeof base, "match-%Y%m%d-%H%M%S", &tm);
+  for (int n = 1; n < 1000; ++n) {
+    dir = n == 1 ? std::string(base) : std::string(base) + "-" + std::to_string(n);
+    if (fs::create_directory(dir, ec)) return Status::ok();
+    if (ec) return Status::error(dir.string() + ": cannot create the directory: " + ec.message());
+  }
+  return Status::error("cannot find a free directory name like " + std::string(base));
+}
+
+Status write_file(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f.flush()) return Status::error(path.string() + ": cannot write");
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) return Status::error(path.string() + ": cannot write: " + ec.message());
+  return Status::ok();
+}
+
+std::string score_text(const MatchScore& s) {
+  char buf[96];
+  const double pct = s.games() ? 100.0 * (s.wins + 0.5 * s.draws) / s.games() : 50.0;
+  std::snprintf(buf, sizeof buf, "engine1 %d-%d-%d (%.1f%%)", s.wins, s.losses, s.draws, pct);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Opening>& openings) {
+  EngineConfig e1{o.engine1, usi_options(o.options1), o.isolate_home, ""};
+  EngineConfig e2{o.engine2, usi_options(o.options2), o.isolate_home, ""};
+  MatchLimits limits;
+  limits.byoyomi_ms = o.byoyomi_ms;
+  limits.nodes = o.nodes;
+  limits.time_margin_ms = o.time_margin_ms;
+  limits.move_timeout_ms = o.move_timeout_ms;
+  limits.ready_timeout_ms = o.ready_timeout_ms;
+  limits.max_plies = o.max_plies;
+  const std::string event = match_event(o);
+  std::vector<GameSetup> games;
+  for (int i = 0; i < o.games; ++i) {
+    GameSetup g;
+    g.number = i + 1;
+    const bool engine1_black = i % 2 == 0;
+    g.black = engine1_black ? e1 : e2;
+    g.white = engine1_black ? e2 : e1;
+    g.black_label = engine1_black ? "engine1" : "engine2";
+    g.white_label = engine1_black ? "engine2" : "engine1";
+    if (!openings.empty()) g.opening = openings[size_t(i / 2) % openings.size()];
+    g.limits = limits;
+    g.event = event;
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+std::string format_summary_tsv(std::vector<MatchGameRow> rows) {
+  std::sort(rows.begin(), rows.end(),
+            [](const MatchGameRow& a, const MatchGameRow& b) { return a.number < b.number; });
+  auto clean = [](std::string s) {
+    std::replace(s.begin(), s.end(), '\t', ' ');
+    return s;
+  };
+  std::string s = "game\tblack\twhite\tresult\tplies\treason\n";
+  for (const MatchGameRow& r : rows)
+    s += std::to_string(r.number) + "\t" + clean(r.black) + "\t" + clean(r.white) + "\t" +
+         r.result + "\t" + std::to_string(r.plies) + "\t" + r.reason + "\n";
+  return s;
+}
+
+Status run_match(const MatchOptions& o, std::ostream& out) {
+  if (Status s = validate_match_options(o); !s) return s;
+  for (const std::string* command : {&o.engine1, &o.engine2}) {
+    std::vector<std::string> argv;
+    if (Status s = split_command_line(*command, argv); !s)
+      return Status::error("'" + *command + "': " + s.message());
+  }
+  std::vector<Opening> openings;
+  if (!o.openings_path.empty())
+    if (Status s = load_openings(o.openings_path, openings); !s) return s;
+  fs::path dir;
+  if (Status s = make_out_dir(o.out_dir, dir); !s) return s;
+  std::vector<GameSetup> games = plan_games(o, openings);
+  for (GameSetup& g : games) {
+    const fs::path stem = dir / game_file_stem(g.number);
+    if (o.log) g.log_path = stem.string() + ".log";
+    if (o.engine_stderr) g.black.stderr_path = g.white.stderr_path = stem.string() + ".stderr";
+  }
+  out << "match: engine1 = " << o.engine1 << ", engine2 = " << o.engine2 << "\n"
+      << "match: " << games.front().event << ", " << o.jobs << " at a time, records in "
+      << dir.string() << std::endl;
+  for (const std::string* command : {&o.engine1, &o.engine2}) {
+    if (!is_gpsusi_command(*command)) continue;
+    if (o.nodes > 0) out << "match: warning: gpsusi exits on 'go nodes': it will lose every game\n";
+    if (o.byoyomi_ms > 0 && o.byoyomi_ms + o.time_margin_ms < 1000)
+      out << "match: warning: gpsusi thinks about 0.8 s whatever the byoyomi; "
+             "byoyomi + margin below 1000 ms risks time losses\n";
+  }
+
+  std::mutex mu;  // guards everything below it, and `out`
+  MatchScore score;
+  std::vector<MatchGameRow> rows;
+  std::string names[2];  // engine1's and engine2's "id name", once known
+  Status failure;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto worker = [&] {
+    for (size_t i; !stop && (i = next++) < games.size();) {
+      const GameSetup& g = games[i];
+      GameOutcome r = play_game(g);
+      std::lock_guard<std::mutex> lock(mu);
+      if (!r.error.is_ok()) {
+        if (failure.is_ok()) failure = Status::error("game " + std::to_string(g.number) + ": " + r.error.message());
+        stop = true;
+        continue;
+      }
+      const Color engine1_color = g.black_label == "engine1" ? engine::kBlack : engine::kWhite;
+      score.add(r.end.winner, engine1_color);
+      names[engine1_color == engine::kBlack ? 0 : 1] = r.black_name;
+      names[engine1_color == engine::kBlack ? 1 : 0] = r.white_name;
+      const std::string stem = game_file_stem(g.number);
+      Status w = write_file(dir / (stem + ".csa"),
+                            engine::write_csa_record(r.record, engine::CsaVersion::kV22));
+      rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
+                      end_reason_name(r.end.reason), r.plies});
+      if (w.is_ok()) w = write_file(dir / "summary.tsv", format_summary_tsv(rows));
+      if (!w.is_ok() && failure.is_ok()) {
+        failure = w;
+        stop = true;
+      }
+      out << "game " << g.number << "/" << games.size() << " " << stem << ": " << g.black_label
+          << " (black) vs " << g.white_label << " (white): " << winner_result_text(r.end.winner)
+          << " " << end_reason_name(r.end.reason) << " after " << r.plies << " plies; "
+          << score_text(score) << std::endl;
+      if (r.end.reason != EndReason::kResign && r.end.reason != EndReason::kMaxPlies &&
+          r.end.reason != EndReason::kRepetition && r.end.reason != EndReason::kDeclaration)
+        out << "  (" << r.end.detail << ")" << std::endl;
+    }
+  };
+  std::vector<std::thread> threads;
+  const int n_threads = std::min<int>(o.jobs, int(games.size()));
+  for (int t = 0; t < n_threads; ++t) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+
+  const EloEstimate elo = estimate_elo(score.wins, score.losses, score.draws);
+  out << "engine1: " << (names[0].empty() ? o.engine1 : names[0]) << "\n"
+      << "engine2: " << (names[1].empty() ? o.engine2 : names[1]) << "\n"
+      << "final: " << score_text(score) << " in " << score.games() << " games\n"
+      << "Elo difference engine1 - engine2: " << format_elo(elo) << "\n"
+      << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()
+      << std::endl;
+  return failure;
+}
+
+}  // namespace tools

@@ -1,0 +1,47 @@
+// MatchRunner: the games of a match, scheduled over worker threads, with the running score,
+// the records, the summary table and the Elo estimate.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+#include "tools/match_game.h"
+#include "tools/match_options.h"
+
+namespace tools {
+
+// A match score from engine1's point of view.
+struct MatchScore {
+  int wins = 0, losses = 0, draws = 0;
+  int games() const { return wins + losses + draws; }
+  // Adds a game where engine1 had `engine1_color`.
+  void add(GameWinner winner, engine::Color engine1_color);
+};
+
+// One line of summary.tsv.
+struct MatchGameRow {
+  int number = 0;
+  std::string black, white, result, reason;  // result: "1-0", "0-1", "1/2-1/2"
+  int plies = 0;
+};
+
+// The games of a match, in order: game i (0-based) uses opening (i / 2) mod the number of
+// openings (the start position when there are none) and gives engine1 Black when i is even,
+// so each opening is played twice with colours swapped.
+std::vector<GameSetup> plan_games(const MatchOptions& options, const std::vector<Opening>& openings);
+
+// The summary table: a header "game\tblack\twhite\tresult\tplies\treason" then one row per
+// game, sorted by game number.
+std::string format_summary_tsv(std::vector<MatchGameRow> rows);
+
+// Runs the match: checks the options, reads the openings, creates the output directory,
+// plays the games (options.jobs at a time, each with its own two engine processes), writes
+// gNNNN.csa (CSA V2.2) after each game and rewrites summary.tsv, and prints to `out` one line
+// per finished game with the running score, then the final score and the Elo difference of
+// engine1 over engine2 with its 95% interval (see estimate_elo). Errors (bad options, an
+// engine that cannot be run) are returned; the games finished by then are kept.
+engine::Status run_match(const MatchOptions& options, std::ostream& out);
+
+}  // namespace tools

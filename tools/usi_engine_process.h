@@ -1,0 +1,104 @@
+// UsiEngineProcess: a USI engine run as a child process, driven through pipes with timeouts.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/status.h"
+#include "tools/child_process.h"
+
+namespace tools {
+
+// How to run one engine.
+struct EngineConfig {
+  std::string command;  // a shell-like command line: "/usr/games/gpsusi", "./x --threads 2"
+  std::vector<std::pair<std::string, std::string>> options;  // sent as setoption, in order
+  // Give the engine its own temporary OSL_HOME (see UsiEngineProcess::start). Always done
+  // for a program named gpsusi. Default: false.
+  bool isolate_home = false;
+  std::string stderr_path;  // where the engine's stderr goes; "" discards it
+};
+
+// What went wrong in an exchange with the engine.
+enum class EngineFault {
+  kNone,
+  kTimeout,  // the expected reply did not come in time
+  kExited,   // the engine closed its output or exited
+};
+
+struct EngineReply {
+  EngineFault fault = EngineFault::kNone;
+  std::string detail;  // for a fault: "no readyok within 30000 ms", "exited with status 1"
+  bool ok() const { return fault == EngineFault::kNone; }
+};
+
+// The answer to "go".
+struct BestMove : EngineReply {
+  std::string move;        // the word after "bestmove": "7g7f", "resign", "win", ...
+  int64_t elapsed_ms = 0;  // from sending "go" to reading "bestmove" (or to the fault)
+};
+
+// True when `command` runs gpsusi (its program's file name is "gpsusi").
+bool is_gpsusi_command(std::string_view command);
+
+// One engine process and the USI dialog with it. Not thread-safe: one thread drives it.
+// The destructor kills the engine if it is still running and removes its temporary home.
+class UsiEngineProcess {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Milliseconds = std::chrono::milliseconds;
+  // Receives every line sent ("> usi") and received ("< usiok").
+  using LogSink = std::function<void(std::string_view line)>;
+
+  UsiEngineProcess() = default;
+  UsiEngineProcess(const UsiEngineProcess&) = delete;
+  UsiEngineProcess& operator=(const UsiEngineProcess&) = delete;
+  ~UsiEngineProcess();
+
+  void set_log(LogSink sink) { log_ = std::move(sink); }
+
+  // Starts the program. With isolate_home (or for gpsusi) the engine gets OSL_HOME set to a
+  // new temporary directory holding a `data` symlink to the gpsshogi data ($OSL_HOME/data
+  // when our OSL_HOME has one, else /usr/share/gpsshogi-data/data): gpsusi saves every
+  // setoption in $OSL_HOME/gpsusi.conf, so engines running side by side must not share it.
+  // Errors only when the program cannot be run at all (bad command, not found).
+  engine::Status start(const EngineConfig& config);
+
+  // usi -> id name ... usiok; setoption for each option; isready -> readyok; usinewgame.
+  // Each reply must come within `timeout`.
+  EngineReply prepare_game(const std::vector<std::pair<std::string, std::string>>& options,
+                           Milliseconds timeout);
+  // Sends `position` (a whole "position ..." command) and `go` (a whole "go ..." command),
+  // then waits until `timeout` after the go for "bestmove". A timeout leaves the engine
+  // thinking; the caller ends the game.
+  BestMove think(const std::string& position, const std::string& go, Milliseconds timeout);
+  // Sends "gameover <result>" (win, lose or draw) and "quit" when the engine still runs.
+  void end_game(std::string_view result);
+  // Waits until `deadline` for the engine to exit, then kills it.
+  void stop(Clock::time_point deadline);
+
+  // From "id name", or "" before prepare_game has read it.
+  const std::string& name() const { return name_; }
+  // "exited with status 1" and so on, for messages.
+  std::string exit_description() { return child_.exit_description(); }
+
+ private:
+  bool send(std::string_view line);
+  // Reads lines until one starts with `word` (then true, the line in `line`) or a fault.
+  EngineReply wait_for(std::string_view word, Clock::time_point deadline, Milliseconds timeout,
+                       std::string& line);
+
+  ChildProcess child_;
+  std::filesystem::path temp_home_;  // empty when the engine has none
+  std::string name_;
+  bool quit_sent_ = false;
+  LogSink log_;
+};
+
+}  // namespace tools
