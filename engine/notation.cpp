@@ -34,8 +34,8 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
   if (begin == std::string_view::npos) return sfen_error(sfen, 0, "empty");
   if (text.substr(begin).starts_with("startpos")) {
     std::string_view rest = text.substr(begin + 8);
-    if (rest.find_first_not_of(" \t\r\n") != std::string_view::npos)
-      return sfen_error(sfen, begin + 8, "unexpected text after 'startpos'");
+    if (size_t extra = rest.find_first_not_of(" \t\r\n"); extra != std::string_view::npos)
+      return sfen_error(sfen, begin + 8 + extra, "unexpected text after 'startpos'");
     return parse_sfen(Position::kStartSfen, out);
   }
   size_t i = begin;
@@ -175,7 +175,10 @@ std::string format_sfen(const PositionSetup& setup, bool with_ply) {
     }
   }
   s += hands.empty() ? "-" : hands;
-  if (with_ply) s += " " + std::to_string(setup.game_ply);
+  if (with_ply) {
+    s += ' ';
+    s += std::to_string(setup.game_ply);
+  }
   return s;
 }
 

@@ -56,8 +56,10 @@ class Position {
   Position();  // the start position
 
   // Replaces the position. Returns an error (and leaves *this unchanged) when the setup
-  // breaks the rules: more pieces than the set, two kings of a side, two unpromoted pawns
-  // on a file, a piece that can never move, or the side not to move in check.
+  // breaks the rules: two kings of a side, two unpromoted pawns of a side on a file, a
+  // piece that can never move, the side not to move in check, or more pieces of a kind than
+  // a hand can count (composed positions with more than one set's pieces are accepted:
+  // perft tables use them).
   Status set(const PositionSetup& setup);
   // Parses SFEN ("<board> <side> <hands> [<ply>]", or "startpos"). Errors name the column.
   Status set_sfen(std::string_view sfen);

@@ -37,6 +37,18 @@ Value value_from_tt(Value v, int ply) {
   return v;
 }
 
+// The value of a repeated position (one earlier occurrence suffices in search), or
+// kValueNone. Perpetual check loses for the checking side.
+Value repetition_value(const Position& pos, int ply) {
+  switch (pos.repetition(2)) {
+    case Repetition::kDraw: return kValueDraw;
+    case Repetition::kWin: return mate_in(ply);
+    case Repetition::kLoss: return mated_in(ply);
+    case Repetition::kNone: break;
+  }
+  return kValueNone;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -109,12 +121,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   if (kPvNode && ply > seldepth_) seldepth_ = ply;
   if (!kRootNode) {
     if (stopped()) return kValueZero;
-    switch (pos_.repetition(2)) {
-      case Repetition::kDraw: return kValueDraw;
-      case Repetition::kWin: return mate_in(ply);
-      case Repetition::kLoss: return mated_in(ply);
-      case Repetition::kNone: break;
-    }
+    if (const Value r = repetition_value(pos_, ply); r != kValueNone) return r;
     if (ply >= kMaxPly) return pos_.in_check() ? kValueDraw : evaluate();
     if (pos_.can_declare_win()) return mate_in(ply);
     // Mate distance pruning.
@@ -266,12 +273,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
   const bool in_check = pos_.in_check();
   if (ply >= kMaxPly) return in_check ? kValueDraw : evaluate();
   if (in_check) {
-    switch (pos_.repetition(2)) {
-      case Repetition::kDraw: return kValueDraw;
-      case Repetition::kWin: return mate_in(ply);
-      case Repetition::kLoss: return mated_in(ply);
-      case Repetition::kNone: break;
-    }
+    if (const Value r = repetition_value(pos_, ply); r != kValueNone) return r;
   }
 
   TranspositionTable& tt = manager_.tt_;

@@ -68,7 +68,14 @@ bool is_go_keyword(std::string_view s) {
   return false;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '\'';
+  out += s;
+  out += '\'';
+  return out;
+}
 
 // Writes whole lines to one stream from any thread: each line is written and flushed under
 // one mutex, so the search thread's info lines never interleave with the loop's replies.

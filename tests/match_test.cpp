@@ -1,5 +1,7 @@
-// sashite match: Elo math, openings, the referee's adjudication, and whole matches against
-// fake engines (shell scripts) and, in the slow suite, gpsusi against fairy-stockfish.
+// sashite match: Elo math, openings, plans, and whole matches against fake engines (shell
+// scripts), with and without --reuse-engines; in the slow suite, short games of our engine
+// against gpsusi and fairy-stockfish, and gpsusi against fairy-stockfish. The referee and the
+// info-line parsing have their own files (match_referee_test, match_search_info_test).
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,8 +17,11 @@
 #include "tools/child_process.h"
 #include "tools/elo.h"
 #include "tools/match_openings.h"
-#include "tools/match_referee.h"
 #include "tools/match_runner.h"
+
+#ifndef SASHITE_TEST_DATA_DIR
+#define SASHITE_TEST_DATA_DIR "tests/data"
+#endif
 
 using namespace tools;
 namespace fs = std::filesystem;
@@ -44,49 +49,38 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-// Plays `replies` in turn from `opening`; returns the referee (over or not).
-Referee play(const std::vector<std::string>& replies, const std::string& opening_line = "startpos",
-             int max_plies = 256) {
-  Opening opening;
-  REQUIRE(parse_opening_line(opening_line, opening).is_ok());
-  Referee referee;
-  REQUIRE(referee.start(opening, max_plies).is_ok());
-  for (const std::string& r : replies) {
-    REQUIRE_FALSE(referee.over());
-    referee.on_reply(r, 100);
-  }
-  return referee;
-}
-
-// The record written as CSA V2.2 must read back, with the same moves and result.
-void check_record_round_trip(const Referee& referee) {
-  engine::CsaRecord back;
-  const std::string text = engine::write_csa_record(referee.record(), engine::CsaVersion::kV22);
-  engine::Status s = engine::read_csa_record(text, "game.csa", back);
-  REQUIRE_MESSAGE(s.is_ok(), s.message());
-  CHECK(back.moves.size() == referee.record().moves.size());
-  CHECK(back.result == referee.record().result);
-}
-
 // A fake USI engine. Modes: cycle (plays 5i5h 5a5b 5h5i 5b5a in turn), illegal, crash,
-// silent (never answers go), noready (never answers isready), resign, win.
+// silent (never answers go), noready (never answers isready), resign, win; crashonce (crashes
+// on its first go when the file "crashed" beside the script does not exist, creating it,
+// then plays as cycle); oneshot (plays as cycle, exits on gameover). Playing as cycle, it
+// reports before each bestmove "info depth G score cp 50 nodes O": G the usinewgame lines
+// and O the gameover lines its process has read, so the records show which process played.
 const char* kFakeEngine = R"(#!/bin/sh
 set -f
 mode=$1
+dir=$(dirname "$0")
 n=0
+games=0
+overs=0
 while IFS= read -r line; do
   set -- $line
   case "$1" in
     usi) echo "id name fake $mode"; echo usiok ;;
     isready) [ "$mode" = noready ] || echo readyok ;;
+    usinewgame) games=$((games + 1)) ;;
+    gameover) overs=$((overs + 1)); [ "$mode" = oneshot ] && exit 0 ;;
     position) n=$(($# - 3)); [ $n -lt 0 ] && n=0 ;;
-    go) case "$mode" in
+    go) if [ "$mode" = crashonce ] && [ ! -e "$dir/crashed" ]; then : > "$dir/crashed"; exit 3; fi
+        case "$mode" in
           crash) exit 3 ;;
           illegal) echo "bestmove 5e5d" ;;
           resign) echo "bestmove resign" ;;
           win) echo "bestmove win" ;;
-          cycle) case $((n % 4)) in 0) m=5i5h;; 1) m=5a5b;; 2) m=5h5i;; *) m=5b5a;; esac
-                 echo "info depth 1 score cp 0"; echo "bestmove $m ponder 5a5b" ;;
+          cycle|crashonce|oneshot)
+            case $((n % 4)) in 0) m=5i5h;; 1) m=5a5b;; 2) m=5h5i;; *) m=5b5a;; esac
+            echo "info depth $games score cp 50 nodes $overs pv $m"
+            echo "info string depth 99 score cp 9"
+            echo "bestmove $m ponder 5a5b" ;;
         esac ;;
     quit) exit 0 ;;
   esac
@@ -116,16 +110,29 @@ struct FakeMatch {
   // The summary rows after the header, each as "result\tplies\treason".
   std::vector<std::string> summary() const {
     std::vector<std::string> rows;
+    for (const std::vector<std::string>& cols : summary_cells())
+      rows.push_back(cols[3] + "\t" + cols[4] + "\t" + cols[5]);
+    return rows;
+  }
+  // The average depths of the summary rows, each as "black_depth\twhite_depth".
+  std::vector<std::string> summary_depths() const {
+    std::vector<std::string> rows;
+    for (const std::vector<std::string>& cols : summary_cells())
+      rows.push_back(cols[6] + "\t" + cols[7]);
+    return rows;
+  }
+  std::vector<std::vector<std::string>> summary_cells() const {
+    std::vector<std::vector<std::string>> rows;
     std::istringstream in(read_text(dir.path / "out" / "summary.tsv"));
     std::string line;
     std::getline(in, line);
-    CHECK(line == "game\tblack\twhite\tresult\tplies\treason");
+    CHECK(line == "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth");
     while (std::getline(in, line)) {
       std::vector<std::string> cols;
       std::istringstream cells(line);
       for (std::string c; std::getline(cells, c, '\t');) cols.push_back(c);
-      REQUIRE(cols.size() == 6);
-      rows.push_back(cols[3] + "\t" + cols[4] + "\t" + cols[5]);
+      REQUIRE(cols.size() == 8);
+      rows.push_back(cols);
     }
     return rows;
   }
@@ -214,111 +221,6 @@ TEST_CASE("match: opening lines") {
   CHECK(s.message().find(":2: move 2") != std::string::npos);
 }
 
-TEST_CASE("referee: sennichite is a draw on the fourth occurrence") {
-  std::vector<std::string> cycle;
-  for (int i = 0; i < 3; ++i) cycle.insert(cycle.end(), {"5i5h", "5a5b", "5h5i", "5b5a"});
-  cycle.pop_back();
-  Referee r = play(cycle);
-  CHECK_FALSE(r.over());  // the start position has occurred three times only
-  r.on_reply("5b5a", 100);
-  REQUIRE(r.over());
-  CHECK(r.end().winner == GameWinner::kDraw);
-  CHECK(r.end().reason == EndReason::kRepetition);
-  CHECK(r.record().result == engine::CsaSpecialMove::kSennichite);
-  CHECK(r.plies() == 12);
-  check_record_round_trip(r);
-}
-
-TEST_CASE("referee: perpetual check loses for the checking side") {
-  std::vector<std::string> cycle;  // Black's rook checks on every move
-  for (int i = 0; i < 3; ++i) cycle.insert(cycle.end(), {"1b1a", "5a5b", "1a1b", "5b5a"});
-  Referee r = play(cycle, "4k4/8R/9/9/9/9/9/9/4K4 b - 1");
-  REQUIRE(r.over());
-  CHECK(r.end().winner == GameWinner::kWhite);
-  CHECK(r.end().reason == EndReason::kPerpetualCheck);
-  CHECK(r.record().result == engine::CsaSpecialMove::kOuteSennichite);
-  check_record_round_trip(r);
-
-  // White checks; the cycle completes with Black's escape, White to move.
-  cycle.clear();
-  for (int i = 0; i < 3; ++i) cycle.insert(cycle.end(), {"9h9i", "5i5h", "9i9h", "5h5i"});
-  Referee w = play(cycle, "4k4/9/9/9/9/9/9/r8/4K4 w - 1");
-  REQUIRE(w.over());
-  CHECK(w.end().reason == EndReason::kPerpetualCheck);
-  CHECK(w.end().winner == GameWinner::kBlack);
-}
-
-TEST_CASE("referee: entering-king declaration, valid and invalid") {
-  // Black: king on 5b, ten pieces in White's camp (4 major: 20 + 6 small: 6), 2 pawns in hand.
-  Referee valid = play({"win"}, "RRBB1GGGG/4K4/SS7/9/9/9/9/9/4k4 b 2P 1");
-  REQUIRE(valid.over());
-  CHECK(valid.end().winner == GameWinner::kBlack);
-  CHECK(valid.end().reason == EndReason::kDeclaration);
-  CHECK(valid.record().result == engine::CsaSpecialMove::kKachi);
-  check_record_round_trip(valid);
-
-  Referee short_of_points = play({"win"}, "RRBB1GGGG/4K4/SS7/9/9/9/9/9/4k4 b P 1");  // 27 < 28
-  REQUIRE(short_of_points.over());
-  CHECK(short_of_points.end().winner == GameWinner::kWhite);
-  CHECK(short_of_points.end().reason == EndReason::kBadDeclaration);
-  CHECK(short_of_points.record().result == engine::CsaSpecialMove::kIllegalMove);
-
-  Referee at_start = play({"7g7f", "win"});
-  CHECK(at_start.end().winner == GameWinner::kBlack);
-  CHECK(at_start.end().reason == EndReason::kBadDeclaration);
-  check_record_round_trip(at_start);
-}
-
-TEST_CASE("referee: illegal moves and resignation lose") {
-  for (const char* bad : {"5e5d", "7g7e", "xyz", "", "pass", "8h2b+"}) {
-    Referee r = play({bad});
-    REQUIRE(r.over());
-    CHECK(r.end().winner == GameWinner::kWhite);
-    CHECK(r.end().reason == EndReason::kIllegalMove);
-    CHECK(r.record().result == engine::CsaSpecialMove::kIllegalMove);
-    CHECK(r.plies() == 0);
-    check_record_round_trip(r);
-  }
-  Referee r = play({"7g7f", "3c3d", "8h2b+", "3a2b", "resign"});
-  CHECK(r.end().winner == GameWinner::kWhite);
-  CHECK(r.end().reason == EndReason::kResign);
-  CHECK(r.record().result == engine::CsaSpecialMove::kToryo);
-  CHECK(r.position_command() == "position startpos moves 7g7f 3c3d 8h2b+ 3a2b");
-  check_record_round_trip(r);
-}
-
-TEST_CASE("referee: the ply limit draws, unless the side to move is mated") {
-  Referee r = play({"7g7f", "3c3d"}, "startpos", 2);
-  CHECK(r.check_ply_limit());
-  CHECK(r.end().winner == GameWinner::kDraw);
-  CHECK(r.end().reason == EndReason::kMaxPlies);
-  CHECK(r.record().result == engine::CsaSpecialMove::kMaxMoves);
-  check_record_round_trip(r);
-
-  Referee opening_counts = play({}, "startpos moves 7g7f 3c3d 2g2f", 3);
-  CHECK(opening_counts.check_ply_limit());
-
-  Referee mated = play({}, "8k/9/9/9/9/9/4p4/4g4/4K4 b - 1", 0);
-  CHECK_FALSE(mated.check_ply_limit());
-  mated.on_reply("resign", 5);
-  CHECK(mated.end().winner == GameWinner::kWhite);
-}
-
-TEST_CASE("referee: time loss and engine faults") {
-  Referee r = play({"7g7f"});
-  r.on_time_up(2500);
-  CHECK(r.end().winner == GameWinner::kBlack);
-  CHECK(r.end().reason == EndReason::kTimeUp);
-  CHECK(r.record().result == engine::CsaSpecialMove::kTimeUp);
-  check_record_round_trip(r);
-
-  Referee c = play({"7g7f"});
-  c.on_engine_fault(engine::kBlack, EndReason::kCrash, "exited with status 3");
-  CHECK(c.end().winner == GameWinner::kWhite);
-  CHECK(c.record().result == engine::CsaSpecialMove::kChudan);
-  CHECK(c.record().result_comments.back().find("exited with status 3") != std::string::npos);
-}
-
 TEST_CASE("match: plan alternates colours and plays each opening twice") {
   MatchOptions o;
   o.engine1 = "a";
@@ -352,6 +254,13 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
     CHECK(m.record(1).result == engine::CsaSpecialMove::kSennichite);
     CHECK(m.record(1).black_name == "fake cycle (engine1)");
     CHECK(out.find("engine1 0-0-2") != std::string::npos);
+    // Every move carries its search report, the score from Black's point of view.
+    const engine::CsaRecord rec = m.record(2);
+    CHECK(rec.moves[0].comments == std::vector<std::string>{"** 50 depth 1 nodes 0"});
+    CHECK(rec.moves[1].comments == std::vector<std::string>{"** -50 depth 1 nodes 0"});
+    CHECK(m.summary_depths() == std::vector<std::string>{"1.00\t1.00", "1.00\t1.00"});
+    CHECK(out.find("engine1 search: 12 moves, depth 1.00 avg (12 moves), nodes 0 avg (12 moves), "
+                   "time losses 0\n") != std::string::npos);
   }
   SUBCASE("illegal move") {
     const std::string out = run(m.options("cycle", "illegal"));
@@ -366,9 +275,12 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
     CHECK(m.record(1).result == engine::CsaSpecialMove::kChudan);
   }
   SUBCASE("silent: a time loss with byoyomi, a hang with nodes") {
-    run(m.options("cycle", "silent"));
+    const std::string out = run(m.options("cycle", "silent"));
     CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up", "0-1\t0\ttime_up"});
+    CHECK(m.summary_depths() == std::vector<std::string>{"1.00\t-", "-\t-"});
     CHECK(m.record(1).result == engine::CsaSpecialMove::kTimeUp);
+    CHECK(out.find("engine2 search: 0 moves, depth - avg (0 moves), nodes - avg (0 moves), "
+                   "time losses 2\n") != std::string::npos);
     MatchOptions o = m.options("cycle", "silent");
     o.byoyomi_ms = 0;
     o.nodes = 100;
@@ -395,7 +307,136 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
   }
 }
 
+TEST_CASE("match: --reuse-engines keeps each engine's process from game to game") {
+  // The fake engines report as depth the usinewgame lines their process has read, and as
+  // nodes the gameover lines: the comments of game g say which process played it.
+  FakeMatch m;
+  MatchOptions o = m.options("cycle", "cycle");
+  o.games = 4;
+  o.jobs = 1;
+  o.max_plies = 4;
+  o.reuse_engines = true;
+  auto comments = [&](int game, int move) { return m.record(game).moves.at(size_t(move)).comments; };
+  auto comment = [](int score, int depth, int nodes) {
+    return std::vector<std::string>{"** " + std::to_string(score) + " depth " +
+                                    std::to_string(depth) + " nodes " + std::to_string(nodes)};
+  };
+  SUBCASE("kept: one process per engine for the whole match, colours still alternate") {
+    const std::string out = run(o);
+    for (int g = 1; g <= 4; ++g) {
+      CAPTURE(g);
+      CHECK(comments(g, 0) == comment(50, g, g - 1));
+      CHECK(comments(g, 3) == comment(-50, g, g - 1));
+    }
+    CHECK(m.record(2).black_name == "fake cycle (engine2)");
+    CHECK(m.summary_depths() ==
+          std::vector<std::string>{"1.00\t1.00", "2.00\t2.00", "3.00\t3.00", "4.00\t4.00"});
+    CHECK(out.find("engine processes kept between games") != std::string::npos);
+    CHECK(out.find("engine1 search: 8 moves, depth 2.50 avg (8 moves), nodes ") != std::string::npos);
+    CHECK(out.find("time losses 0, restarts 0\n") != std::string::npos);
+    CHECK(out.find("restarted") == std::string::npos);
+  }
+  SUBCASE("not kept: a new process for every game") {
+    o.reuse_engines = false;
+    const std::string out = run(o);
+    for (int g = 1; g <= 4; ++g) CHECK(comments(g, 1) == comment(-50, 1, 0));
+    CHECK(out.find("restarts") == std::string::npos);
+  }
+  SUBCASE("an engine that crashes is restarted for the next game") {
+    o.engine1 = "sh '" + m.script + "' crashonce";
+    o.games = 3;
+    const std::string out = run(o);
+    CHECK(m.summary() ==
+          std::vector<std::string>{"0-1\t0\tcrash", "1/2-1/2\t4\tmax_plies", "1/2-1/2\t4\tmax_plies"});
+    CHECK(comments(2, 0) == comment(50, 2, 1));   // engine2, kept
+    CHECK(comments(2, 1) == comment(-50, 1, 0));  // engine1, new
+    CHECK(comments(3, 0) == comment(50, 2, 1));   // engine1, kept since
+    CHECK(comments(3, 1) == comment(-50, 3, 2));
+    CHECK(out.find("game 2/3 g0002: engine2 (black) vs engine1 (white): 1/2-1/2 max_plies after 4 "
+                   "plies; engine1 0-1-1 (25.0%)\n  (engine1 was restarted for this game after a "
+                   "fault)\n") != std::string::npos);
+    CHECK(out.find("engine1 search: 4 moves, depth 1.50 avg (4 moves), nodes 0 avg (4 moves), "
+                   "time losses 0, restarts 1\n") != std::string::npos);
+    CHECK(out.find("engine2 search: 4 moves, depth 2.50 avg (4 moves), nodes 2 avg (4 moves), "
+                   "time losses 0, restarts 0\n") != std::string::npos);
+  }
+  SUBCASE("an engine that exits between games is restarted, and the game goes on") {
+    o.engine2 = m.script + " oneshot";
+    o.games = 2;
+    const std::string out = run(o);
+    CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t4\tmax_plies", "1/2-1/2\t4\tmax_plies"});
+    CHECK(comments(2, 0) == comment(50, 1, 0));   // engine2, new
+    CHECK(comments(2, 1) == comment(-50, 2, 1));  // engine1, kept
+    CHECK(out.find("(engine2 was restarted for this game after a fault)") != std::string::npos);
+    CHECK(out.find("time losses 0, restarts 1\n") != std::string::npos);
+  }
+  SUBCASE("an engine that loses on time is restarted") {
+    o.engine2 = m.script + " silent";
+    o.games = 2;
+    const std::string out = run(o);
+    CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up", "0-1\t0\ttime_up"});
+    CHECK(out.find("engine2 search: 0 moves, depth - avg (0 moves), nodes - avg (0 moves), "
+                   "time losses 2, restarts 1\n") != std::string::npos);
+  }
+}
+
+namespace {
+
+// A short game of our engine (build/sashite usi) against `other` (engine1 when `ours_black`
+// is false), `plies` plies: each record must replay legal, end at the ply limit without a
+// time loss, and carry a search comment on every move of ours.
+void play_ours_against(const std::string& other, const std::vector<std::string>& other_options,
+                       bool ours_black, int byoyomi_ms, int plies) {
+  const std::string ours = SASHITE_TEST_DATA_DIR "/../../build/sashite";
+  REQUIRE_MESSAGE(::access(ours.c_str(), X_OK) == 0, "no executable at " << ours);
+  TempDir dir;
+  MatchOptions o;
+  o.engine1 = ours_black ? ours + " usi" : other;
+  o.engine2 = ours_black ? other : ours + " usi";
+  (ours_black ? o.options1 : o.options2) = {"USI_Hash=64"};
+  (ours_black ? o.options2 : o.options1) = other_options;
+  o.games = 1;
+  o.byoyomi_ms = byoyomi_ms;
+  o.max_plies = plies;
+  o.out_dir = (dir.path / "out").string();
+  const std::string out = run(o);
+  INFO(out);  // shown when a check fails
+  engine::CsaRecord rec;
+  const engine::Status s = engine::load_csa_record_file((dir.path / "out" / "g0001.csa").string(), rec);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());  // every move replayed legal
+  CHECK(rec.moves.size() == size_t(plies));
+  CHECK(rec.result == engine::CsaSpecialMove::kMaxMoves);
+  CHECK(out.find("engine1 search: ") != std::string::npos);
+  CHECK(out.find("time losses 1") == std::string::npos);
+  for (size_t i = ours_black ? 0 : 1; i < rec.moves.size(); i += 2) {
+    CAPTURE(i);
+    REQUIRE(rec.moves[i].comments.size() == 1);
+    const std::string& c = rec.moves[i].comments[0];
+    CHECK(c.rfind("** ", 0) == 0);
+    CHECK(c.find(" depth ") != std::string::npos);
+    CHECK(c.find(" nodes ") != std::string::npos);
+  }
+}
+
+bool installed(const char* path) {
+  if (::access(path, X_OK) == 0) return true;
+  MESSAGE(path << " is not installed: skipped");
+  return false;
+}
+
+}  // namespace
+
 TEST_SUITE("slow") {
+  TEST_CASE("match: our engine against gpsusi, 8 plies") {
+    if (!installed("/usr/games/gpsusi")) return;
+    play_ours_against("/usr/games/gpsusi", {}, true, 1000, 8);  // gpsusi needs >= 1000 ms
+  }
+
+  TEST_CASE("match: fairy-stockfish against our engine, 8 plies") {
+    if (!installed("/usr/games/fairy-stockfish")) return;
+    play_ours_against("/usr/games/fairy-stockfish", {"UCI_Variant=shogi"}, false, 300, 8);
+  }
+
   TEST_CASE("match: gpsusi against fairy-stockfish, a few plies") {
     const char* gps = "/usr/games/gpsusi";
     const char* fairy = "/usr/games/fairy-stockfish";

@@ -2,8 +2,11 @@
 // check evasions, and the agreement of the partial generators with each other, with the
 // legality tests, with hashing and with do/undo. A small reference implementation of the
 // rules (below, written from the rules and not from engine/) checks every legal move list.
+#include "engine/movegen.h"
+
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <fstream>
 #include <initializer_list>
@@ -12,29 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "tests/test_prng.h"
 
 using namespace engine;
 
 namespace {
 
-// splitmix64: deterministic on every platform.
-class Prng {
- public:
-  explicit Prng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return int(next() % uint64_t(n)); }
-
- private:
-  uint64_t state_;
-};
+using test::Prng;
 
 // ---------------------------------------------------------------------------------------
 // Reference rules on a PositionSetup: slow, simple, and independent of Position/movegen.
@@ -48,28 +37,39 @@ bool steps(PieceType t, int df, int dr) {  // one-step moves, Black's frame
   const bool orthogonal = (df == 0) != (dr == 0);
   const bool diagonal = df != 0 && dr != 0;
   switch (t) {
-    case kPawn: return df == 0 && dr == -1;
-    case kSilver: return (df == 0 && dr == -1) || diagonal;
+    case kPawn:
+      return df == 0 && dr == -1;
+    case kSilver:
+      return (df == 0 && dr == -1) || diagonal;
     case kGold:
     case kProPawn:
     case kProLance:
     case kProKnight:
-    case kProSilver: return orthogonal || (diagonal && dr == -1);
-    case kKing: return true;
-    case kHorse: return orthogonal;
-    case kDragon: return diagonal;
-    default: return false;
+    case kProSilver:
+      return orthogonal || (diagonal && dr == -1);
+    case kKing:
+      return true;
+    case kHorse:
+      return orthogonal;
+    case kDragon:
+      return diagonal;
+    default:
+      return false;
   }
 }
 
 bool slides(PieceType t, int df, int dr) {  // sliding moves, Black's frame
   switch (t) {
-    case kLance: return df == 0 && dr == -1;
+    case kLance:
+      return df == 0 && dr == -1;
     case kBishop:
-    case kHorse: return df != 0 && dr != 0;
+    case kHorse:
+      return df != 0 && dr != 0;
     case kRook:
-    case kDragon: return (df == 0) != (dr == 0);
-    default: return false;
+    case kDragon:
+      return (df == 0) != (dr == 0);
+    default:
+      return false;
   }
 }
 
@@ -285,8 +285,8 @@ std::vector<std::string> read_sfen_file(const std::string& name) {
 }
 
 struct Coverage {
-  int nodes = 0, in_check = 0, double_check = 0, legal = 0, checks = 0, drops = 0,
-      promotions = 0, captures = 0, pawn_drop_mates = 0, garbage_accepted = 0;
+  int nodes = 0, in_check = 0, double_check = 0, legal = 0, checks = 0, drops = 0, promotions = 0,
+      captures = 0, pawn_drop_mates = 0, garbage_accepted = 0;
 };
 
 // Every cross-check of the generators, the legality tests, hashing and do/undo on pos.
@@ -313,6 +313,7 @@ void check_node(Position& pos, Position& scratch, Prng& prng, Coverage& cov) {
     ++cov.in_check;
     if (pos.checkers().more_than_one()) ++cov.double_check;
     generate(pos, GenType::kEvasions, pseudo);
+    CHECK(raw_set(pseudo).size() == size_t(pseudo.size()));  // no duplicates
   } else {
     MoveList captures, quiets, checks;
     generate(pos, GenType::kCapturesPromotions, captures);
@@ -330,8 +331,7 @@ void check_node(Position& pos, Position& scratch, Prng& prng, Coverage& cov) {
       if (!pos.is_capture(m) && !m.is_promotion())
         FAIL_CHECK("kCapturesPromotions gave a quiet move " << format_usi_move(m));
     for (Move m : quiets)
-      if (pos.is_capture(m) || m.is_promotion())
-        FAIL_CHECK("kQuiets gave " << format_usi_move(m));
+      if (pos.is_capture(m) || m.is_promotion()) FAIL_CHECK("kQuiets gave " << format_usi_move(m));
     // kChecks, filtered by is_legal, is exactly the legal moves that give check.
     std::set<uint32_t> legal_checks, generated_checks;
     for (Move m : legal)
@@ -343,6 +343,7 @@ void check_node(Position& pos, Position& scratch, Prng& prng, Coverage& cov) {
       if (pos.is_legal(m)) generated_checks.insert(m.raw() & kMoveBits);
     }
     CHECK_MESSAGE(generated_checks == legal_checks, difference(generated_checks, legal_checks));
+    CHECK(raw_set(checks).size() == size_t(checks.size()));  // no duplicates
     cov.checks += int(legal_checks.size());
 
     // Moves of the side not to move are never pseudo-legal.
@@ -438,16 +439,20 @@ TEST_CASE("promotion rules") {
       {"8k/9/9/4N4/9/9/9/9/K8 b - 1", "5d", {"5d4b+", "5d6b+"}},
       {"8k/9/4N4/9/9/9/9/9/K8 b - 1", "5c", {"5c4a+", "5c6a+"}},
       // Silver: into the zone, inside it, and out of it (from inside) all optional.
-      {"8k/9/9/4S4/9/9/9/9/K8 b - 1", "5d",
+      {"8k/9/9/4S4/9/9/9/9/K8 b - 1",
+       "5d",
        {"5d5c", "5d5c+", "5d4c", "5d4c+", "5d6c", "5d6c+", "5d4e", "5d6e"}},
-      {"8k/9/4S4/9/9/9/9/9/K8 b - 1", "5c",
+      {"8k/9/4S4/9/9/9/9/9/K8 b - 1",
+       "5c",
        {"5c5b", "5c5b+", "5c4b", "5c4b+", "5c6b", "5c6b+", "5c4d", "5c4d+", "5c6d", "5c6d+"}},
       // Gold, king and promoted pieces never promote.
       {"8k/9/4G4/9/9/9/9/9/K8 b - 1", "5c", {"5c5b", "5c4b", "5c6b", "5c4c", "5c6c", "5c5d"}},
-      {"8k/4K4/9/9/9/9/9/9/9 b - 1", "5b",
+      {"8k/4K4/9/9/9/9/9/9/9 b - 1",
+       "5b",
        {"5b4a", "5b5a", "5b6a", "5b4b", "5b6b", "5b4c", "5b5c", "5b6c"}},
       {"8k/9/4+P4/9/9/9/9/9/K8 b - 1", "5c", {"5c5b", "5c4b", "5c6b", "5c4c", "5c6c", "5c5d"}},
-      {"8k/9/9/9/9/9/9/9/K3+B4 b - 1", "5i",
+      {"8k/9/9/9/9/9/9/9/K3+B4 b - 1",
+       "5i",
        {"5i4h", "5i3g", "5i2f", "5i1e", "5i6h", "5i7g", "5i8f", "5i9e", "5i5h", "5i4i", "5i6i"}},
       // White, mirrored.
       {"8k/9/9/9/9/4p4/9/9/K8 w - 1", "5f", {"5f5g", "5f5g+"}},
@@ -456,7 +461,8 @@ TEST_CASE("promotion rules") {
       {"8k/9/9/9/4l4/9/9/9/K8 w - 1", "5e", {"5e5f", "5e5g", "5e5g+", "5e5h", "5e5h+", "5e5i+"}},
       {"8k/9/9/9/4n4/9/9/9/K8 w - 1", "5e", {"5e4g", "5e4g+", "5e6g", "5e6g+"}},
       {"8k/9/9/9/9/4n4/9/9/K8 w - 1", "5f", {"5f4h+", "5f6h+"}},
-      {"8k/9/9/9/9/9/4s4/9/K8 w - 1", "5g",
+      {"8k/9/9/9/9/9/4s4/9/K8 w - 1",
+       "5g",
        {"5g5h", "5g5h+", "5g4h", "5g4h+", "5g6h", "5g6h+", "5g4f", "5g4f+", "5g6f", "5g6f+"}},
       {"8k/9/9/9/9/9/4g4/9/K8 w - 1", "5g", {"5g5h", "5g4h", "5g6h", "5g4g", "5g6g", "5g5f"}},
   };
@@ -625,6 +631,16 @@ TEST_CASE("pawn-drop mate (uchifuzume) is illegal; other pawn-drop checks are le
     pos.do_move(drop);
     CHECK(legal_usi(pos) == std::set<std::string>{"1c1b"});
   }
+  SUBCASE("not mate: the dropped pawn itself blocks the line guarding an escape") {
+    // Before the drop the bishop on 7d guards 4a through 5b; the pawn on 5b cuts it.
+    Position pos = position("3nk4/3s1s3/4G4/2B6/9/9/9/9/K8 b P 1");
+    const Move drop = usi_move(pos, "P*5b");
+    CHECK(pos.is_attacked(kBlack, make_square(3, 0)));
+    CHECK_FALSE(pos.is_pawn_drop_mate(drop.to()));
+    REQUIRE(legal_moves(pos).contains(drop));
+    pos.do_move(drop);
+    CHECK(legal_usi(pos) == std::set<std::string>{"5a4a"});
+  }
   SUBCASE("a pawn pushed (not dropped) may mate") {
     Position pos = position("7nk/7s1/8P/7N1/9/9/9/9/K8 b - 1");
     const std::set<std::string> moves = legal_from(pos, "1c");
@@ -655,7 +671,8 @@ TEST_CASE("pinned pieces move along the pin line only") {
       // Gold pinned on the file by a rook: forward and back along the file.
       {"4r3k/9/9/9/9/9/4G4/9/4K4 b - 1", "5g", {"5g5f", "5g5h"}},
       // Rook pinned by a rook: anywhere on the file, capturing the pinner included.
-      {"4r3k/9/9/9/4R4/9/9/9/4K4 b - 1", "5e",
+      {"4r3k/9/9/9/4R4/9/9/9/4K4 b - 1",
+       "5e",
        {"5e5d", "5e5c", "5e5c+", "5e5b", "5e5b+", "5e5a", "5e5a+", "5e5f", "5e5g", "5e5h"}},
       // Silver pinned on a diagonal by a bishop.
       {"8k/9/9/9/8b/9/6S2/9/4K4 b - 1", "3g", {"3g2f", "3g4h"}},
@@ -685,9 +702,9 @@ TEST_CASE("check evasions") {
   SUBCASE("a distant check: king moves, capture, interposition by move and by drop") {
     Position pos = position("8k/9/4r4/9/9/9/5G2B/9/4K4 b P 1");
     REQUIRE(pos.in_check());
-    CHECK(legal_usi(pos) == std::set<std::string>{"5i4h", "5i6h", "5i4i", "5i6i", "1g5c",
-                                                  "1g5c+", "4g5f", "4g5g", "P*5d", "P*5e",
-                                                  "P*5f", "P*5g", "P*5h"});
+    CHECK(legal_usi(pos) == std::set<std::string>{"5i4h", "5i6h", "5i4i", "5i6i", "1g5c", "1g5c+",
+                                                  "4g5f", "4g5g", "P*5d", "P*5e", "P*5f", "P*5g",
+                                                  "P*5h"});
   }
   SUBCASE("double check: king moves only") {
     Position pos = position("k8/4r3R/9/9/b8/9/9/9/3GK4 b P 1");
@@ -701,8 +718,7 @@ TEST_CASE("check evasions") {
   }
   SUBCASE("the king may not step back along the checking line") {
     Position pos = position("4r3k/9/9/9/4K4/9/9/9/9 b - 1");
-    CHECK(legal_usi(pos) ==
-          std::set<std::string>{"5e4d", "5e6d", "5e4e", "5e6e", "5e4f", "5e6f"});
+    CHECK(legal_usi(pos) == std::set<std::string>{"5e4d", "5e6d", "5e4e", "5e6e", "5e4f", "5e6f"});
     CHECK(pos.is_pseudo_legal(usi_move(pos, "5e5f")));
     CHECK_FALSE(pos.is_legal(usi_move(pos, "5e5f")));
   }
@@ -789,8 +805,8 @@ TEST_CASE("generators, legality, hashing and do/undo agree on many positions") {
     for (const std::string& s : read_sfen_file(file)) seeds.push_back(s);
   seeds.push_back("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
   seeds.push_back("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
-  seeds.push_back("k8/4r3R/9/9/b8/9/9/9/3GK4 b P 1");             // double check
-  seeds.push_back("8k/9/4r4/9/8b/9/9/5S3/4K4 b - 1");              // check and a pin
+  seeds.push_back("k8/4r3R/9/9/b8/9/9/9/3GK4 b P 1");  // double check
+  seeds.push_back("8k/9/4r4/9/8b/9/9/5S3/4K4 b - 1");  // check and a pin
   seeds.push_back("ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1PP1/PPSP1P2P/2GB1K1R1/LN3G1NL b Bp 1");
 
   Prng prng(0x5eed);
@@ -812,10 +828,10 @@ TEST_CASE("generators, legality, hashing and do/undo agree on many positions") {
     }
   }
   MESSAGE("nodes " << cov.nodes << ", in check " << cov.in_check << ", double check "
-                   << cov.double_check << ", legal moves " << cov.legal << ", checks "
-                   << cov.checks << ", drops " << cov.drops << ", promotions " << cov.promotions
-                   << ", captures " << cov.captures << ", pawn-drop mates "
-                   << cov.pawn_drop_mates << ", valid near-misses " << cov.garbage_accepted);
+                   << cov.double_check << ", legal moves " << cov.legal << ", checks " << cov.checks
+                   << ", drops " << cov.drops << ", promotions " << cov.promotions << ", captures "
+                   << cov.captures << ", pawn-drop mates " << cov.pawn_drop_mates
+                   << ", valid near-misses " << cov.garbage_accepted);
   CHECK(cov.nodes > 500);
   CHECK(cov.in_check > 30);
   CHECK(cov.captures > 100);

@@ -39,27 +39,13 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "tests/test_prng.h"
 
 using namespace engine;
 
 namespace {
 
-// splitmix64: a small deterministic generator, the same sequence on every platform.
-class Prng {
- public:
-  explicit Prng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n). REQUIRES: n > 0.
-  int below(int n) { return int(next() % uint64_t(n)); }
-
- private:
-  uint64_t state_;
-};
+using test::Prng;
 
 // Seeds for the random playouts: every one has both kings and at most one set of pieces
 // (see above). Checked by the tests.

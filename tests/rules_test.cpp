@@ -34,18 +34,22 @@ void play(Position& pos, const std::string& usi) {
 
 const char* name(Repetition r) {
   switch (r) {
-    case Repetition::kNone: return "none";
-    case Repetition::kDraw: return "draw";
-    case Repetition::kWin: return "win";
-    case Repetition::kLoss: return "loss";
+    case Repetition::kNone:
+      return "none";
+    case Repetition::kDraw:
+      return "draw";
+    case Repetition::kWin:
+      return "win";
+    case Repetition::kLoss:
+      return "loss";
   }
   return "?";
 }
 
 // Plays `cycle` over and over, `plies` moves in all, and returns what repetition(n) said
 // after each ply (index 0 = before any move).
-std::vector<Repetition> play_cycle(Position& pos, const std::vector<std::string>& cycle,
-                                   int plies, int occurrences) {
+std::vector<Repetition> play_cycle(Position& pos, const std::vector<std::string>& cycle, int plies,
+                                   int occurrences) {
   std::vector<Repetition> out{pos.repetition(occurrences)};
   for (int i = 0; i < plies; ++i) {
     play(pos, cycle[i % cycle.size()]);

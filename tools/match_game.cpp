@@ -53,7 +53,7 @@ const char* gameover_word(GameWinner winner, Color side) {
 }
 
 // A name for the record: the engine's "id name", else its program's file name.
-std::string display_name(UsiEngineProcess& engine, const EngineConfig& config) {
+std::string display_name(const UsiEngineProcess& engine, const EngineConfig& config) {
   if (!engine.name().empty()) return engine.name();
   std::vector<std::string> argv;
   if (split_command_line(config.command, argv).is_ok())
@@ -61,9 +61,58 @@ std::string display_name(UsiEngineProcess& engine, const EngineConfig& config) {
   return config.command;
 }
 
+// True when a game ending so is the fault of the loser's engine: its process is not kept.
+bool engine_at_fault(EndReason reason) {
+  switch (reason) {
+    case EndReason::kCrash:
+    case EndReason::kNoResponse:
+    case EndReason::kTimeUp:
+    case EndReason::kIllegalMove:
+    case EndReason::kBadDeclaration:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
+void SearchStats::add(const SearchReport& report) {
+  ++moves;
+  if (report.depth) {
+    ++depth_moves;
+    depth_sum += *report.depth;
+  }
+  if (report.nodes) {
+    ++nodes_moves;
+    nodes_sum += *report.nodes;
+  }
+}
+
+void SearchStats::add(const SearchStats& other) {
+  moves += other.moves;
+  depth_moves += other.depth_moves;
+  depth_sum += other.depth_sum;
+  nodes_moves += other.nodes_moves;
+  nodes_sum += other.nodes_sum;
+}
+
+std::optional<double> SearchStats::average_depth() const {
+  if (depth_moves == 0) return std::nullopt;
+  return double(depth_sum) / depth_moves;
+}
+
+std::optional<double> SearchStats::average_nodes() const {
+  if (nodes_moves == 0) return std::nullopt;
+  return double(nodes_sum) / nodes_moves;
+}
+
 GameOutcome play_game(const GameSetup& setup) {
+  MatchEngine black, white;
+  return play_game(setup, black, white);
+}
+
+GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& white) {
   GameOutcome out;
   Referee referee;
   if (Status s = referee.start(setup.opening, setup.limits.max_plies); !s) {
@@ -76,12 +125,12 @@ GameOutcome play_game(const GameSetup& setup) {
 
   const auto t0 = std::chrono::steady_clock::now();  // log times are from here
   std::mutex log_mutex;  // the handshakes run in parallel
-  UsiEngineProcess engines[2];
+  MatchEngine* engines[2] = {&black, &white};
   const EngineConfig* configs[2] = {&setup.black, &setup.white};
   const std::string labels[2] = {setup.black_label, setup.white_label};
   for (int c = 0; c < 2; ++c) {
     const std::string tag = labels[c] + (c == engine::kBlack ? " (black) " : " (white) ");
-    engines[c].set_log([&log, &log_mutex, tag, t0](std::string_view line) {
+    engines[c]->set_log([&log, &log_mutex, tag, t0](std::string_view line) {
       if (!log.is_open()) return;
       std::lock_guard<std::mutex> lock(log_mutex);
       const auto ms = std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - t0);
@@ -89,28 +138,46 @@ GameOutcome play_game(const GameSetup& setup) {
       std::snprintf(stamp, sizeof stamp, "%9.3f ", ms.count() / 1000.0);
       log << stamp << tag << line << '\n';
     });
-    if (Status s = engines[c].start(*configs[c]); !s) {
-      out.error = Status::error(labels[c] + ": " + s.message());
-      return out;
-    }
   }
-  auto who = [&](int c) {
-    return "(" + labels[c] + (engines[c].name().empty() ? "" : ", " + engines[c].name()) + ")";
-  };
-  auto fault_reason = [](EngineFault f) {
-    return f == EngineFault::kExited ? EndReason::kCrash : EndReason::kNoResponse;
-  };
+  // The log sinks refer to this frame: the engines must forget them on every way out.
+  struct ForgetLogs {
+    MatchEngine* const* engines;
+    ~ForgetLogs() {
+      for (int c = 0; c < 2; ++c) engines[c]->set_log(nullptr);
+    }
+  } forget_logs{engines};
 
-  // The handshake (usi, options, isready, usinewgame), both engines at once: some engines
-  // (gpsusi) take seconds to load. White's runs on a second thread; Black's fault counts first.
+  // The handshake, both engines at once: some engines (gpsusi) take seconds to load. White's
+  // runs on a second thread; Black's fault counts first.
   const Milliseconds ready_timeout(setup.limits.ready_timeout_ms);
   EngineReply replies[2];
-  std::thread white_thread([&] { replies[1] = engines[1].prepare_game(configs[1]->options, ready_timeout); });
-  replies[0] = engines[0].prepare_game(configs[0]->options, ready_timeout);
+  Status started[2];
+  std::thread white_thread(
+      [&] { started[1] = engines[1]->prepare(*configs[1], ready_timeout, replies[1]); });
+  started[0] = engines[0]->prepare(*configs[0], ready_timeout, replies[0]);
   white_thread.join();
-  for (int c = 0; c < 2 && !referee.over(); ++c)
-    if (!replies[c].ok())
-      referee.on_engine_fault(Color(c), fault_reason(replies[c].fault), who(c) + " " + replies[c].detail);
+  for (int c = 0; c < 2; ++c) {
+    if (started[c].is_ok()) continue;
+    out.error = Status::error(labels[c] + ": " + started[c].message());
+    for (int e = 0; e < 2; ++e) engines[e]->end_game("draw", true);
+    for (int e = 0; e < 2; ++e) engines[e]->release(UsiEngineProcess::Clock::now());
+    return out;
+  }
+  auto who = [&](int c) {
+    const std::string& name = engines[c]->process().name();
+    return "(" + labels[c] + (name.empty() ? "" : ", " + name) + ")";
+  };
+  bool faulted[2] = {false, false};
+  for (int c = 0; c < 2; ++c) {
+    out.restarted[c] = engines[c]->restarted();
+    if (replies[c].ok()) continue;
+    faulted[c] = true;
+    if (!referee.over())
+      referee.on_engine_fault(Color(c),
+                              replies[c].fault == EngineFault::kExited ? EndReason::kCrash
+                                                                       : EndReason::kNoResponse,
+                              who(c) + " " + replies[c].detail);
+  }
 
   // The moves.
   const MatchLimits& limits = setup.limits;
@@ -118,7 +185,7 @@ GameOutcome play_game(const GameSetup& setup) {
   const Milliseconds wait(move_wait_ms(limits));
   while (!referee.over() && !referee.check_ply_limit()) {
     const Color us = referee.side_to_move();
-    BestMove bm = engines[us].think(referee.position_command(), go, wait);
+    BestMove bm = engines[us]->process().think(referee.position_command(), go, wait);
     if (bm.fault == EngineFault::kExited) {
       referee.on_engine_fault(us, EndReason::kCrash, who(us) + " " + bm.detail);
     } else if (bm.fault == EngineFault::kTimeout) {
@@ -129,19 +196,27 @@ GameOutcome play_game(const GameSetup& setup) {
     } else if (limits.byoyomi_ms > 0 && bm.elapsed_ms > move_wait_ms(limits)) {
       referee.on_time_up(bm.elapsed_ms);
     } else {
+      const int plies_before = referee.plies();
       referee.on_reply(bm.move, bm.elapsed_ms);
+      if (referee.plies() > plies_before) {  // a move was played and recorded
+        out.search[us].add(bm.search);
+        if (std::string comment = search_comment(bm.search, us); !comment.empty())
+          referee.record().moves.back().comments.push_back(std::move(comment));
+      }
     }
+    if (referee.over() && engine_at_fault(referee.end().reason)) faulted[us] = true;
   }
 
-  // The end: tell both engines, give them two seconds to quit, then kill them.
+  // The end: tell both engines; those not kept get two seconds to quit, then are killed.
   const GameEnd& end = referee.end();
-  for (int c = 0; c < 2; ++c) engines[c].end_game(gameover_word(end.winner, Color(c)));
+  for (int c = 0; c < 2; ++c) engines[c]->end_game(gameover_word(end.winner, Color(c)), faulted[c]);
   const auto deadline = UsiEngineProcess::Clock::now() + Milliseconds(2000);
-  for (int c = 0; c < 2; ++c) engines[c].stop(deadline);
+  // The names first: release() forgets a process that is not kept.
+  out.black_name = display_name(engines[0]->process(), setup.black);
+  out.white_name = display_name(engines[1]->process(), setup.white);
+  for (int c = 0; c < 2; ++c) engines[c]->release(deadline);
 
   // The record.
-  out.black_name = display_name(engines[0], setup.black);
-  out.white_name = display_name(engines[1], setup.white);
   if (out.black_name == out.white_name) {
     out.black_name += " (" + setup.black_label + ")";
     out.white_name += " (" + setup.white_label + ")";

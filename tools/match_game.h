@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "engine/csa_record.h"
 #include "engine/status.h"
+#include "tools/match_engine.h"
 #include "tools/match_openings.h"
 #include "tools/match_referee.h"
 #include "tools/usi_engine_process.h"
@@ -40,6 +42,21 @@ struct GameSetup {
   std::string log_path;            // the USI dialog of both engines goes here; "" for none
 };
 
+// What one side's engine said about its searches over a game (or a match, summed).
+struct SearchStats {
+  int moves = 0;          // moves it played (the record's, the opening's excluded)
+  int depth_moves = 0;    // of those, the moves it reported a depth for
+  int64_t depth_sum = 0;
+  int nodes_moves = 0;    // of those, the moves it reported a node count for
+  int64_t nodes_sum = 0;
+
+  void add(const SearchReport& report);
+  void add(const SearchStats& other);
+  // Averages over the moves with a report; empty when there were none.
+  std::optional<double> average_depth() const;
+  std::optional<double> average_nodes() const;
+};
+
 // How a game went.
 struct GameOutcome {
   // Not ok when the game could not be played at all (an engine command cannot be run, the
@@ -49,11 +66,17 @@ struct GameOutcome {
   int plies = 0;  // moves in the record, opening moves included
   std::string black_name, white_name;  // as in the record (from "id name")
   engine::CsaRecord record;            // complete: names, info, moves, the special move
+  SearchStats search[2];               // by colour (engine::kBlack, engine::kWhite)
+  bool restarted[2] = {false, false};  // by colour: see MatchEngine::restarted()
 };
 
-// Plays one game: starts both engines, runs the USI handshake, asks the side to move for
-// each move (checked by a Referee), ends both engines, and returns the record. Engine faults
-// (crash, hang, timeout) end the game as a loss for that engine. Blocks until the end.
+// Plays one game with `black` and `white` (started for the game or kept from the last, see
+// MatchEngine): the USI handshake, then each move asked of the side to move and checked by a
+// Referee, then gameover. Engine faults (crash, hang, time loss, illegal move) end the game
+// as a loss for that engine, and its process is not kept. Every move gets a comment with
+// the mover's search report (see search_comment). Blocks until the end of the game.
+GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& white);
+// The same with a new process for each engine, ended with the game.
 GameOutcome play_game(const GameSetup& setup);
 
 }  // namespace tools

@@ -46,7 +46,27 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
                "give every engine a private temporary OSL_HOME (always done for gpsusi)");
   sub.add_flag("--log", o.log, "write each game's USI dialog to gNNN.log in the output directory");
   sub.add_flag("--engine-stderr", o.engine_stderr,
-               "keep the engines' stderr in gNNN.stderr (default: discarded)");
+               "keep the engines' stderr in gNNN.stderr (default: discarded; with "
+               "--reuse-engines a process's stderr goes to the file of its first game)");
+  sub.add_flag("--reuse-engines", o.reuse_engines,
+               "keep each job's two engine processes from one game to the next: isready and "
+               "usinewgame before each game, gameover win|lose|draw after it, as GUIs do, so "
+               "engines keep their state over the session; an engine is restarted only after "
+               "it crashed, hung, lost on time or played an illegal move, or when it fails the "
+               "next isready (default: a new process for every game)");
+  sub.footer(
+      "Records: gNNNN.csa (CSA V2.2) and summary.tsv in the output directory. Each move made "
+      "after a search report gets a floodgate-style comment\n"
+      "  '** <score> depth <d> nodes <n>\n"
+      "from the engine's last 'info' line with a depth (multipv 1) before its bestmove; "
+      "nodes is the largest count of any info line. The score is from Black's point of view: "
+      "centipawns ('30', '-120'), or a mate as '+M5' (Black mates in 5 plies), '-M4' (White "
+      "mates in 4), '+M'/'-M' without a distance; '?' when the engine gave a depth but no "
+      "score.\n"
+      "At the end the match prints, for each engine, the average depth (over the moves with a "
+      "depth) and nodes (over the moves with a node count) per move, its time losses and "
+      "(with --reuse-engines) its restarts; summary.tsv has each side's average depth per "
+      "game.");
 }
 
 Status validate_match_options(const MatchOptions& o) {

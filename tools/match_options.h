@@ -31,6 +31,9 @@ struct MatchOptions {
   bool isolate_home = false;     // a private OSL_HOME for every engine (gpsusi always has one)
   bool log = false;              // write each game's USI dialog to gNNN.log
   bool engine_stderr = false;    // keep each game's engine stderr in gNNN.stderr
+  // Keep each job's two engine processes from one game to the next (see MatchEngine);
+  // false: a new process for every game.
+  bool reuse_engines = false;
 };
 
 // Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -91,6 +92,14 @@ Status write_file(const fs::path& path, const std::string& text) {
   return Status::ok();
 }
 
+// "9.35", or "-" when empty.
+std::string format_average(std::optional<double> value, int decimals) {
+  if (!value) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, *value);
+  return buf;
+}
+
 std::string score_text(const MatchScore& s) {
   char buf[96];
   const double pct = s.games() ? 100.0 * (s.wins + 0.5 * s.draws) / s.games() : 50.0;
@@ -128,6 +137,19 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
   return games;
 }
 
+std::string format_engine_stats(const std::string& label, const MatchEngineStats& stats,
+                                bool with_restarts) {
+  const SearchStats& s = stats.search;
+  std::string text = label + " search: " + std::to_string(s.moves) + " moves, depth " +
+                     format_average(s.average_depth(), 2) + " avg (" +
+                     std::to_string(s.depth_moves) + " moves), nodes " +
+                     format_average(s.average_nodes(), 0) + " avg (" +
+                     std::to_string(s.nodes_moves) + " moves), time losses " +
+                     std::to_string(stats.time_losses);
+  if (with_restarts) text += ", restarts " + std::to_string(stats.restarts);
+  return text;
+}
+
 std::string format_summary_tsv(std::vector<MatchGameRow> rows) {
   std::sort(rows.begin(), rows.end(),
             [](const MatchGameRow& a, const MatchGameRow& b) { return a.number < b.number; });
@@ -135,10 +157,11 @@ std::string format_summary_tsv(std::vector<MatchGameRow> rows) {
     std::replace(s.begin(), s.end(), '\t', ' ');
     return s;
   };
-  std::string s = "game\tblack\twhite\tresult\tplies\treason\n";
+  std::string s = "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth\n";
   for (const MatchGameRow& r : rows)
     s += std::to_string(r.number) + "\t" + clean(r.black) + "\t" + clean(r.white) + "\t" +
-         r.result + "\t" + std::to_string(r.plies) + "\t" + r.reason + "\n";
+         r.result + "\t" + std::to_string(r.plies) + "\t" + r.reason + "\t" +
+         format_average(r.black_depth, 2) + "\t" + format_average(r.white_depth, 2) + "\n";
   return s;
 }
 
@@ -161,8 +184,9 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
     if (o.engine_stderr) g.black.stderr_path = g.white.stderr_path = stem.string() + ".stderr";
   }
   out << "match: engine1 = " << o.engine1 << ", engine2 = " << o.engine2 << "\n"
-      << "match: " << games.front().event << ", " << o.jobs << " at a time, records in "
-      << dir.string() << std::endl;
+      << "match: " << games.front().event << ", " << o.jobs << " at a time, "
+      << (o.reuse_engines ? "engine processes kept between games" : "new engine processes per game")
+      << ", records in " << dir.string() << std::endl;
   for (const std::string* command : {&o.engine1, &o.engine2}) {
     if (!is_gpsusi_command(*command)) continue;
     if (o.nodes > 0) out << "match: warning: gpsusi exits on 'go nodes': it will lose every game\n";
@@ -175,13 +199,16 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   MatchScore score;
   std::vector<MatchGameRow> rows;
   std::string names[2];  // engine1's and engine2's "id name", once known
+  MatchEngineStats stats[2];  // engine1's and engine2's
   Status failure;
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   auto worker = [&] {
+    MatchEngine engines[2] = {MatchEngine(o.reuse_engines), MatchEngine(o.reuse_engines)};
     for (size_t i; !stop && (i = next++) < games.size();) {
       const GameSetup& g = games[i];
-      GameOutcome r = play_game(g);
+      const int black_index = g.black_label == "engine1" ? 0 : 1;  // into engines and stats
+      GameOutcome r = play_game(g, engines[black_index], engines[1 - black_index]);
       std::lock_guard<std::mutex> lock(mu);
       if (!r.error.is_ok()) {
         if (failure.is_ok()) failure = Status::error("game " + std::to_string(g.number) + ": " + r.error.message());
@@ -190,13 +217,22 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       }
       const Color engine1_color = g.black_label == "engine1" ? engine::kBlack : engine::kWhite;
       score.add(r.end.winner, engine1_color);
-      names[engine1_color == engine::kBlack ? 0 : 1] = r.black_name;
-      names[engine1_color == engine::kBlack ? 1 : 0] = r.white_name;
+      names[black_index] = r.black_name;
+      names[1 - black_index] = r.white_name;
+      for (int c = 0; c < 2; ++c) {
+        MatchEngineStats& st = stats[c == engine::kBlack ? black_index : 1 - black_index];
+        st.search.add(r.search[c]);
+        if (r.restarted[c]) ++st.restarts;
+      }
+      if (r.end.reason == EndReason::kTimeUp)  // the winner's opponent lost on time
+        ++stats[(r.end.winner == GameWinner::kBlack) == (black_index == 0) ? 1 : 0].time_losses;
       const std::string stem = game_file_stem(g.number);
       Status w = write_file(dir / (stem + ".csa"),
                             engine::write_csa_record(r.record, engine::CsaVersion::kV22));
       rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
-                      end_reason_name(r.end.reason), r.plies});
+                      end_reason_name(r.end.reason), r.plies,
+                      r.search[engine::kBlack].average_depth(),
+                      r.search[engine::kWhite].average_depth()});
       if (w.is_ok()) w = write_file(dir / "summary.tsv", format_summary_tsv(rows));
       if (!w.is_ok() && failure.is_ok()) {
         failure = w;
@@ -209,7 +245,15 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       if (r.end.reason != EndReason::kResign && r.end.reason != EndReason::kMaxPlies &&
           r.end.reason != EndReason::kRepetition && r.end.reason != EndReason::kDeclaration)
         out << "  (" << r.end.detail << ")" << std::endl;
+      for (int c = 0; c < 2; ++c)
+        if (r.restarted[c])
+          out << "  (" << (c == engine::kBlack ? g.black_label : g.white_label)
+              << " was restarted for this game after a fault)" << std::endl;
     }
+    // Kept processes: quit, then two seconds to exit.
+    for (MatchEngine& e : engines) e.shut_down();
+    const auto deadline = MatchEngine::Clock::now() + std::chrono::milliseconds(2000);
+    for (MatchEngine& e : engines) e.release(deadline);
   };
   std::vector<std::thread> threads;
   const int n_threads = std::min<int>(o.jobs, int(games.size()));
@@ -219,6 +263,8 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   const EloEstimate elo = estimate_elo(score.wins, score.losses, score.draws);
   out << "engine1: " << (names[0].empty() ? o.engine1 : names[0]) << "\n"
       << "engine2: " << (names[1].empty() ? o.engine2 : names[1]) << "\n"
+      << format_engine_stats("engine1", stats[0], o.reuse_engines) << "\n"
+      << format_engine_stats("engine2", stats[1], o.reuse_engines) << "\n"
       << "final: " << score_text(score) << " in " << score.games() << " games\n"
       << "Elo difference engine1 - engine2: " << format_elo(elo) << "\n"
       << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()

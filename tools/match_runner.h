@@ -2,6 +2,7 @@
 // the records, the summary table and the Elo estimate.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,23 +26,40 @@ struct MatchGameRow {
   int number = 0;
   std::string black, white, result, reason;  // result: "1-0", "0-1", "1/2-1/2"
   int plies = 0;
+  // Each side's average search depth per move in the game; empty when it reported none.
+  std::optional<double> black_depth, white_depth;
 };
+
+// What one engine did over a match.
+struct MatchEngineStats {
+  SearchStats search;
+  int time_losses = 0;
+  int restarts = 0;  // processes replaced with --reuse-engines (see MatchEngine::restarted)
+};
+
+// "engine1 search: 40 moves, depth 9.35 avg (40 moves), nodes 81234 avg (40 moves), time
+// losses 0" and, when `with_restarts`, ", restarts 0"; "-" for an average without moves.
+std::string format_engine_stats(const std::string& label, const MatchEngineStats& stats,
+                                bool with_restarts);
 
 // The games of a match, in order: game i (0-based) uses opening (i / 2) mod the number of
 // openings (the start position when there are none) and gives engine1 Black when i is even,
 // so each opening is played twice with colours swapped.
 std::vector<GameSetup> plan_games(const MatchOptions& options, const std::vector<Opening>& openings);
 
-// The summary table: a header "game\tblack\twhite\tresult\tplies\treason" then one row per
-// game, sorted by game number.
+// The summary table: a header
+// "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth" then one row per
+// game, sorted by game number; depths with two decimals, "-" when empty.
 std::string format_summary_tsv(std::vector<MatchGameRow> rows);
 
 // Runs the match: checks the options, reads the openings, creates the output directory,
-// plays the games (options.jobs at a time, each with its own two engine processes), writes
-// gNNNN.csa (CSA V2.2) after each game and rewrites summary.tsv, and prints to `out` one line
-// per finished game with the running score, then the final score and the Elo difference of
-// engine1 over engine2 with its 95% interval (see estimate_elo). Errors (bad options, an
-// engine that cannot be run) are returned; the games finished by then are kept.
+// plays the games (options.jobs at a time, each job with its own two engines, new processes
+// for each game or, with reuse_engines, kept between games), writes gNNNN.csa (CSA V2.2)
+// after each game and rewrites summary.tsv, and prints to `out` one line per finished game
+// with the running score, then each engine's search statistics (format_engine_stats), the
+// final score and the Elo difference of engine1 over engine2 with its 95% interval (see
+// estimate_elo). Errors (bad options, an engine that cannot be run) are returned; the games
+// finished by then are kept.
 engine::Status run_match(const MatchOptions& options, std::ostream& out);
 
 }  // namespace tools

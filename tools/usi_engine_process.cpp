@@ -82,11 +82,13 @@ bool UsiEngineProcess::send(std::string_view line) {
 }
 
 EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point deadline,
-                                       Milliseconds timeout, std::string& line) {
+                                       Milliseconds timeout, std::string& line,
+                                       SearchInfoTracker* tracker) {
   for (;;) {
     switch (child_.read_line(line, deadline)) {
       case ChildProcess::ReadResult::kLine:
         if (log_) log_("< " + line);
+        if (tracker) tracker->on_line(line);
         if (starts_with_word(line, "id") && line.size() > 8 && line.compare(3, 5, "name ") == 0)
           name_ = line.substr(8);
         if (starts_with_word(line, word)) return {};
@@ -103,21 +105,33 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
   }
 }
 
-EngineReply UsiEngineProcess::prepare_game(
+EngineReply UsiEngineProcess::exited() {
+  child_.wait_exit(Clock::now() + Milliseconds(500));
+  return EngineReply{EngineFault::kExited, "stopped reading its input (" + exit_description() + ")"};
+}
+
+EngineReply UsiEngineProcess::start_session(
     const std::vector<std::pair<std::string, std::string>>& options, Milliseconds timeout) {
   std::string line;
-  auto exited = [&] {
-    child_.wait_exit(Clock::now() + Milliseconds(500));
-    return EngineReply{EngineFault::kExited, "stopped reading its input (" + exit_description() + ")"};
-  };
   if (!send("usi")) return exited();
   if (EngineReply r = wait_for("usiok", Clock::now() + timeout, timeout, line); !r.ok()) return r;
   for (const auto& [key, value] : options)
     if (!send("setoption name " + key + " value " + value)) return exited();
+  return {};
+}
+
+EngineReply UsiEngineProcess::new_game(Milliseconds timeout) {
+  std::string line;
   if (!send("isready")) return exited();
   if (EngineReply r = wait_for("readyok", Clock::now() + timeout, timeout, line); !r.ok()) return r;
   if (!send("usinewgame")) return exited();
   return {};
+}
+
+EngineReply UsiEngineProcess::prepare_game(
+    const std::vector<std::pair<std::string, std::string>>& options, Milliseconds timeout) {
+  if (EngineReply r = start_session(options, timeout); !r.ok()) return r;
+  return new_game(timeout);
 }
 
 BestMove UsiEngineProcess::think(const std::string& position, const std::string& go,
@@ -126,14 +140,16 @@ BestMove UsiEngineProcess::think(const std::string& position, const std::string&
   const auto start = Clock::now();
   std::string line;
   if (!send(position) || !send(go)) {
-    child_.wait_exit(Clock::now() + Milliseconds(500));
-    result.fault = EngineFault::kExited;
-    result.detail = "stopped reading its input (" + exit_description() + ")";
+    const EngineReply r = exited();
+    result.fault = r.fault;
+    result.detail = r.detail;
     return result;
   }
-  EngineReply r = wait_for("bestmove", start + timeout, timeout, line);
+  SearchInfoTracker tracker;
+  EngineReply r = wait_for("bestmove", start + timeout, timeout, line, &tracker);
   result.elapsed_ms =
       std::chrono::duration_cast<Milliseconds>(Clock::now() - start).count();
+  result.search = tracker.report();
   if (!r.ok()) {
     result.fault = r.fault;
     result.detail = r.detail;
@@ -148,10 +164,20 @@ BestMove UsiEngineProcess::think(const std::string& position, const std::string&
   return result;
 }
 
-void UsiEngineProcess::end_game(std::string_view result) {
+void UsiEngineProcess::send_gameover(std::string_view result) {
+  if (!child_.started() || quit_sent_) return;
+  send("gameover " + std::string(result));
+}
+
+void UsiEngineProcess::quit() {
   if (!child_.started() || quit_sent_) return;
   quit_sent_ = true;
-  if (send("gameover " + std::string(result))) send("quit");
+  send("quit");
+}
+
+void UsiEngineProcess::end_game(std::string_view result) {
+  send_gameover(result);
+  quit();
 }
 
 void UsiEngineProcess::stop(Clock::time_point deadline) {

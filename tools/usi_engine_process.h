@@ -12,6 +12,7 @@
 
 #include "engine/status.h"
 #include "tools/child_process.h"
+#include "tools/match_search_info.h"
 
 namespace tools {
 
@@ -42,6 +43,7 @@ struct EngineReply {
 struct BestMove : EngineReply {
   std::string move;        // the word after "bestmove": "7g7f", "resign", "win", ...
   int64_t elapsed_ms = 0;  // from sending "go" to reading "bestmove" (or to the fault)
+  SearchReport search;     // from the info lines before the bestmove (see SearchInfoTracker)
 };
 
 // True when `command` runs gpsusi (its program's file name is "gpsusi").
@@ -70,15 +72,24 @@ class UsiEngineProcess {
   // Errors only when the program cannot be run at all (bad command, not found).
   engine::Status start(const EngineConfig& config);
 
-  // usi -> id name ... usiok; setoption for each option; isready -> readyok; usinewgame.
-  // Each reply must come within `timeout`.
+  // Once per process: usi -> id name ... usiok; then setoption for each option.
+  // usiok must come within `timeout`.
+  EngineReply start_session(const std::vector<std::pair<std::string, std::string>>& options,
+                            Milliseconds timeout);
+  // Before each game: isready -> readyok (within `timeout`); usinewgame.
+  EngineReply new_game(Milliseconds timeout);
+  // start_session then new_game: what a process used for one game needs.
   EngineReply prepare_game(const std::vector<std::pair<std::string, std::string>>& options,
                            Milliseconds timeout);
   // Sends `position` (a whole "position ..." command) and `go` (a whole "go ..." command),
-  // then waits until `timeout` after the go for "bestmove". A timeout leaves the engine
-  // thinking; the caller ends the game.
+  // then waits until `timeout` after the go for "bestmove", following the info lines on the
+  // way (BestMove::search). A timeout leaves the engine thinking; the caller ends the game.
   BestMove think(const std::string& position, const std::string& go, Milliseconds timeout);
-  // Sends "gameover <result>" (win, lose or draw) and "quit" when the engine still runs.
+  // Sends "gameover <result>" (win, lose or draw) when the engine still runs.
+  void send_gameover(std::string_view result);
+  // Sends "quit" (once) when the engine still runs; stop() then waits for the exit.
+  void quit();
+  // send_gameover then quit.
   void end_game(std::string_view result);
   // Waits until `deadline` for the engine to exit, then kills it.
   void stop(Clock::time_point deadline);
@@ -90,9 +101,12 @@ class UsiEngineProcess {
 
  private:
   bool send(std::string_view line);
+  // The fault after a failed write: the engine no longer reads its input.
+  EngineReply exited();
   // Reads lines until one starts with `word` (then true, the line in `line`) or a fault.
+  // Info lines on the way go to `tracker` when it is not null.
   EngineReply wait_for(std::string_view word, Clock::time_point deadline, Milliseconds timeout,
-                       std::string& line);
+                       std::string& line, SearchInfoTracker* tracker = nullptr);
 
   ChildProcess child_;
   std::filesystem::path temp_home_;  // empty when the engine has none
