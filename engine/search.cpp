@@ -212,7 +212,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     current_move_[ply] = m;
     pos_.do_move(m, gives_check);
     nodes_.fetch_add(1, std::memory_order_relaxed);
-    Value v;
+    Value v = -kValueInfinite;
     // Step 9. Late-move reductions, then the PVS re-searches.
     if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && !tactical) {
       int r = kReductions.get(depth, move_count);
@@ -355,7 +355,7 @@ void Worker::iterate() {
       alpha = std::max(previous - delta, -kValueInfinite);
       beta = std::min(previous + delta, kValueInfinite);
     }
-    Value v;
+    Value v = -kValueInfinite;
     for (;;) {
       seldepth_ = 0;
       v = search<kRoot>(alpha, beta, depth, 0, false);
@@ -376,13 +376,17 @@ void Worker::iterate() {
     best_value_ = v;
     best_pv_.assign(pv_[0], pv_[0] + pv_length_[0]);
     if (!best_pv_.empty()) root_hint_ = best_pv_.front();
+    const bool score_dropped = depth > 4 && v < previous - 60;
     previous = v;
     if (id_ != 0) continue;
     m.report(*this, depth);
-    // Time: stop starting new iterations once the optimum (scaled) is spent.
+    // Time: stop starting new iterations once the optimum is spent, scaled up in critical
+    // positions: the best move keeps changing, or the score falls.
     if (!best_pv_.empty()) {
       if (best_pv_.front() != last_best && last_best != kMoveNone)
         m.instability_ = std::min(m.instability_ * 1.4, 2.5);
+      else if (score_dropped)
+        m.instability_ = std::min(m.instability_ * 1.3, 2.5);
       else
         m.instability_ = std::max(m.instability_ * 0.9, 1.0);
       last_best = best_pv_.front();
