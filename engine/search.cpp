@@ -153,13 +153,16 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   // Step 4. Futility pruning at frontier and pre-frontier nodes (fail-high side), with the
   // margin chosen by target precision. Nodes it leaves alone feed the statistics.
+  // Quiet moves of such nodes may be skipped by the mirror rule (Step 7), with margins
+  // chosen the same way from their own statistics.
   FutilityController& futility = manager_.futility_;
-  bool observe_futility = false;
-  Value futility_margin = kValueNone;
-  if (!kPvNode && !in_check && depth <= 2 && std::abs(beta) < kValueMateInMaxPly) {
-    futility_margin = futility.margin(depth);
-    if (futility_margin != kValueNone && static_eval - futility_margin >= beta) return static_eval;
-    observe_futility = true;
+  const bool futility_node =
+      !kPvNode && !in_check && depth <= 2 && std::abs(beta) < kValueMateInMaxPly;
+  Value move_futility_margin = kValueNone;
+  if (futility_node) {
+    const Value margin = futility.margin(FutilityController::kFailHigh, depth);
+    if (margin != kValueNone && static_eval - margin >= beta) return static_eval;
+    move_futility_margin = futility.margin(FutilityController::kFailLow, depth);
   }
 
   // Step 5. Null-move pruning.
@@ -196,8 +199,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     if (!kRootNode && best_value > kValueMatedInMaxPly) {
       if (!tactical && !gives_check) {
         if (!in_check && depth <= 3 && move_count > 4 + 3 * depth * depth) continue;
-        if (!in_check && depth <= 2 && futility_margin != kValueNone &&
-            static_eval + futility_margin <= alpha)
+        if (futility_node && move_futility_margin != kValueNone &&
+            static_eval + move_futility_margin <= alpha)
           continue;
         if (depth <= 4 && !see_ge(pos_, m, -40 * depth * depth)) continue;
       } else if (depth <= 4 && !see_ge(pos_, m, -120 * depth)) {
@@ -233,6 +236,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     }
     pos_.undo_move();
     if (stopped()) return kValueZero;
+    if (futility_node && !tactical && !gives_check)
+      futility.record_move(depth, static_eval, alpha, v);
 
     if (v > best_value) {
       best_value = v;
@@ -253,7 +258,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       !best_move.is_promotion())
     update_quiet_stats(ply, best_move, quiets, quiet_count, depth);
 
-  if (observe_futility) futility.record(depth, static_eval, beta, best_value);
+  if (futility_node) futility.record_node(depth, static_eval, beta, best_value);
 
   const Bound bound = best_value >= beta                                  ? kBoundLower
                       : (kPvNode && best_value > original_alpha) ? kBoundExact

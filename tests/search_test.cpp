@@ -137,25 +137,37 @@ TEST_CASE("time budget never exceeds what can be spent") {
 }
 
 TEST_CASE("futility controller adopts the smallest margin reaching the target precision") {
-  FutilityController f;
-  f.configure(FutilityController::Mode::kDynamic, 60, 200);
-  CHECK(f.margin(1) == kValueNone);  // nothing settled yet
-  // Nodes whose eval exceeds beta by 120: margins 50, 75, 100 would prune them.
+  using F = FutilityController;
+  F f;
+  f.configure(F::Mode::kDynamic, 60, 200);
+  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);  // nothing settled yet
+  // Nodes whose eval exceeds beta by 120: margins 50, 75, 100 would cut them.
   // Half of them fail low in the full search: precision 50% < 60% for those three.
-  for (int i = 0; i < 1000; ++i) f.record(1, 120, 0, i % 2 ? 10 : -10);
-  CHECK(f.margin(1) == kValueNone);
+  for (int i = 0; i < 1000; ++i) f.record_node(1, 120, 0, i % 2 ? 10 : -10);
+  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
   // Nodes 400 above beta almost always fail high: margins up to 400 see them.
-  for (int i = 0; i < 2000; ++i) f.record(1, 400, 0, i % 10 ? 50 : -50);
+  for (int i = 0; i < 2000; ++i) f.record_node(1, 400, 0, i % 10 ? 50 : -50);
   // Margins 50..100 now: (500 + 1800) / 3000 = 77% precise -> adopted, the smallest is 50.
-  CHECK(f.margin(1) == 50);
-  CHECK(f.margin(2) == kValueNone);  // pre-frontier statistics are separate
+  CHECK(f.margin(F::kFailHigh, 1) == 50);
+  // Pre-frontier and the move side keep their own statistics.
+  CHECK(f.margin(F::kFailHigh, 2) == kValueNone);
+  CHECK(f.margin(F::kFailLow, 1) == kValueNone);
+  // Quiet moves 180 below alpha: margins up to 150 would skip them; 70% stay below alpha.
+  for (int i = 0; i < 1000; ++i) f.record_move(1, -180, 0, i % 10 < 7 ? -5 : 5);
+  CHECK(f.margin(F::kFailLow, 1) == 50);
+  // A target of 80% is out of reach for them: nothing adopted.
+  F strict;
+  strict.configure(F::Mode::kDynamic, 80, 200);
+  for (int i = 0; i < 1000; ++i) strict.record_move(1, -180, 0, i % 10 < 7 ? -5 : 5);
+  CHECK(strict.margin(F::kFailLow, 1) == kValueNone);
   f.reset();
-  CHECK(f.margin(1) == kValueNone);
-  f.configure(FutilityController::Mode::kFixed, 60, 150);
-  CHECK(f.margin(1) == 150);
-  CHECK(f.margin(2) == 300);
-  f.configure(FutilityController::Mode::kOff, 60, 150);
-  CHECK(f.margin(1) == kValueNone);
+  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
+  CHECK(f.margin(F::kFailLow, 1) == kValueNone);
+  f.configure(F::Mode::kFixed, 60, 150);
+  CHECK(f.margin(F::kFailHigh, 1) == 150);
+  CHECK(f.margin(F::kFailLow, 2) == 300);
+  f.configure(F::Mode::kOff, 60, 150);
+  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
 }
 
 TEST_CASE("options: types, ranges and case-insensitive names") {
