@@ -1,0 +1,351 @@
+// CSA client session: the state machine's paths the transcripts do not take.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "client/csa_session.h"
+#include "engine/csa_notation.h"
+#include "tests/csa_test_driver.h"
+
+using namespace client;
+using namespace csa_test;
+using engine::kBlack;
+using engine::kWhite;
+
+namespace {
+
+SessionConfig config(bool x1 = false) {
+  SessionConfig c;
+  c.name = "alice";
+  c.password = x1 ? "trip" : "demo-60-5,trip";
+  c.x1 = x1;
+  c.x1_game_name = "floodgate-300-10F";
+  c.keep_alive_s = 0;
+  return c;
+}
+
+GameSummary make_summary(const std::string& id, engine::Color you, int total_s, int byoyomi_s,
+                         int increment_s = 0) {
+  GameSummary s;
+  s.protocol_version = "1.2";
+  s.protocol_mode = "Server";
+  s.format = "Shogi 1.0";
+  s.declaration = "Jishogi 1.1";
+  s.game_id = "research+" + id + "+alice+bob+20261125000000";
+  s.names[kBlack] = you == kBlack ? "alice" : "bob";
+  s.names[kWhite] = you == kBlack ? "bob" : "alice";
+  s.your_turn = you;
+  s.max_moves = 256;
+  for (TimeRules& t : s.time)
+    t.total_time = total_s, t.byoyomi = byoyomi_s, t.increment = increment_s;
+  s.initial = engine::csa_start_setup();
+  return s;
+}
+
+void offer(Driver& d, int64_t now, const GameSummary& s) {
+  for (const std::string& l : format_game_summary(s)) d.server(now, l);
+}
+
+// Start, login, summary, START.
+void start_game(Driver& d, int64_t now, const GameSummary& s) {
+  d.handle(now, event::Start{});
+  d.server(now + 50, "LOGIN:alice OK");
+  offer(d, now + 60, s);
+  d.server(now + 70, "START:" + s.game_id);
+}
+
+void answer(Driver& d, int64_t now, const std::string& line) {
+  REQUIRE(!d.searches.empty());
+  d.handle(now,
+           event::EngineMoveReady{d.searches.back().id, engine_answer(d.searches.back(), line)});
+}
+
+}  // namespace
+
+TEST_CASE("session: x1 plays several games on one connection, then LOGOUT") {
+  SessionConfig c = config(true);
+  c.games = 2;
+  Driver d(c);
+  d.handle(0, event::Start{});
+  d.server(10, "LOGIN:alice OK");
+  CHECK(d.transport.sent == std::vector<std::string>{"LOGIN alice trip x1"});
+  d.server(10, "##[LOGIN] +OK x1");
+  CHECK(d.transport.sent.back() == "%%GAME floodgate-300-10F *");
+  for (int g = 1; g <= 2; ++g) {
+    const GameSummary s = make_summary("g" + std::to_string(g), kWhite, 300, 0, 10);
+    offer(d, 1000 * g, s);
+    CHECK(d.transport.sent.back() == "AGREE " + s.game_id);
+    d.server(1000 * g, "START:" + s.game_id);
+    d.server(1000 * g + 100, "+7776FU,T3");
+    answer(d, 1000 * g + 200, "-3334FU,'* -40 +2726FU");
+    CHECK(d.transport.sent.back() == "-3334FU,'* -40 +2726FU");
+    d.server(1000 * g + 300, "-3334FU,T1");
+    CHECK(d.session.clock().remaining_ms(kWhite) == 300000 + 10000 - 1000);
+    for (const char* l : {"%TORYO", "#RESIGN", "#WIN"}) d.server(1000 * g + 400, l);
+    CHECK(d.results.back().outcome == GameOutcome::kWin);
+    CHECK(d.transport.sent.back() == (g == 1 ? "%%GAME floodgate-300-10F *" : "LOGOUT"));
+  }
+  d.server(3000, "LOGOUT:completed");
+  REQUIRE(d.finished);
+  CHECK(d.finished->ok);
+  CHECK(d.session.games_played() == 2);
+  CHECK(!d.transport.is_open());
+  CHECK(d.transport.connects == 1);
+}
+
+TEST_CASE("session: CSA mode logs in again for each game after the server closes") {
+  SessionConfig c = config();
+  c.games = 2;
+  Driver d(c);
+  d.auto_reconnect = true;
+  start_game(d, 0, make_summary("g1", kBlack, 60, 5));
+  answer(d, 1000, "+7776FU");
+  d.server(1010, "+7776FU,T1");
+  d.server(2000, "-3334FU,T1");
+  CHECK(d.searches.size() == 2);
+  for (const char* l : {"%TORYO", "#RESIGN", "#WIN"}) d.server(2100, l);
+  CHECK(d.stops.size() == 1);  // the search running when the game ended was stopped
+  CHECK(d.session.state() == CsaSession::State::kGameOver);
+  d.transport.server_closes();
+  d.pump(2200);
+  CHECK(d.connect_delays == std::vector<int64_t>{0, 1000});
+  CHECK(d.transport.connects == 2);
+  CHECK(d.transport.sent.back() == "LOGIN alice demo-60-5,trip");
+  d.server(3300, "LOGIN:alice OK");
+  const GameSummary s2 = make_summary("g2", kWhite, 60, 5);
+  offer(d, 3400, s2);
+  d.server(3500, "START:" + s2.game_id);
+  CHECK(d.session.position().plies_played() == 0);
+  for (const char* l : {"#TIME_UP", "#WIN"}) d.server(9000, l);
+  d.transport.server_closes();
+  d.pump(9100);
+  REQUIRE(d.finished);
+  CHECK(d.finished->reason == "all games played");
+  CHECK(d.games_started == 2);
+}
+
+TEST_CASE("session: keep-alive after N s of silence, never under 30 s, not before login") {
+  SessionConfig c = config();
+  c.keep_alive_s = 5;  // raised to 30
+  Driver d(c);
+  d.handle(0, event::Start{});
+  CHECK(d.session.next_wakeup_ms() == CsaSession::kNever);
+  d.server(100, "LOGIN:alice OK");
+  CHECK(d.session.next_wakeup_ms() == 30000);
+  d.advance_to(29999);
+  CHECK(d.transport.sent.size() == 1);
+  d.advance_to(30000);
+  CHECK(d.transport.sent.back().empty());
+  d.server(30010, "");  // the server's answer is ignored
+  CHECK(d.session.next_wakeup_ms() == 60000);
+  offer(d, 45000, make_summary("g", kBlack, 60, 5));  // AGREE counts as traffic
+  CHECK(d.session.next_wakeup_ms() == 75000);
+  Driver off(config());
+  off.handle(0, event::Start{});
+  off.server(100, "LOGIN:alice OK");
+  CHECK(off.session.next_wakeup_ms() == CsaSession::kNever);
+}
+
+TEST_CASE("session: games we cannot or will not play are rejected with the reason") {
+  GameSummary s = make_summary("g", kBlack, 60, 5);
+  s.rematch_on_draw = true;
+  Driver d(config());
+  d.handle(0, event::Start{});
+  d.server(10, "LOGIN:alice OK");
+  offer(d, 20, s);
+  CHECK(d.transport.sent.back() == "REJECT " + s.game_id);
+  d.server(30, "REJECT:" + s.game_id + " by alice");
+  REQUIRE(d.rejections.size() == 1);
+  CHECK(d.rejections[0].reason.find("Rematch_On_Draw") != std::string::npos);
+  // An unreadable summary is rejected once its END arrives.
+  Driver u(config());
+  u.handle(0, event::Start{});
+  u.server(10, "LOGIN:alice OK");
+  std::vector<std::string> lines = format_game_summary(make_summary("g", kBlack, 60, 5));
+  for (std::string& l : lines)
+    if (l.starts_with("Total_Time")) l = "Total_Time:abc";
+  for (size_t i = 0; i + 1 < lines.size(); ++i) u.server(20, lines[i]);
+  CHECK(u.transport.sent.size() == 1);
+  u.server(20, lines.back());
+  CHECK(u.transport.sent.back().starts_with("REJECT research+g+"));
+  CHECK(u.count_logs(LogLevel::kError, "Total_Time:abc") == 1);
+  // Our own policy.
+  SessionConfig c = config();
+  c.send_game_id = false;
+  c.game_filter = [](const GameSummary& g) {
+    return g.names[~g.your_turn] == "bob" ? "no games against bob" : "";
+  };
+  Driver f(c);
+  f.handle(0, event::Start{});
+  f.server(10, "LOGIN:alice OK");
+  offer(f, 20, make_summary("g", kWhite, 60, 5));
+  CHECK(f.transport.sent.back() == "REJECT");
+  CHECK(f.count_logs(LogLevel::kWarning, "no games against bob") == 1);
+}
+
+TEST_CASE("session: login refused, connection lost in a game, quitting") {
+  Driver d(config());
+  d.handle(0, event::Start{});
+  d.server(10, "LOGIN:incorrect");
+  REQUIRE(d.finished);
+  CHECK(!d.finished->ok);
+  CHECK(!d.transport.is_open());
+  CHECK(d.session.redact("LOGIN alice demo-60-5,trip") == "LOGIN alice *****");
+  SessionConfig c = config();
+  c.games = 3;
+  Driver lost(c);
+  start_game(lost, 0, make_summary("g", kBlack, 60, 5));
+  lost.transport.server_closes();
+  lost.pump(500);
+  REQUIRE(lost.results.size() == 1);
+  CHECK(!lost.results[0].outcome);
+  CHECK(lost.stops.size() == 1);
+  CHECK(lost.connect_delays.back() == c.reconnect_delay_ms);
+  CHECK(lost.session.state() == CsaSession::State::kConnecting);
+  // Quit after the game: nothing sent during it; immediate: %TORYO (no %CHUDAN on floodgate).
+  Driver q(config());
+  start_game(q, 0, make_summary("g", kBlack, 60, 5));
+  q.handle(100, event::QuitRequested{false});
+  CHECK(q.transport.sent.back().starts_with("AGREE"));
+  q.handle(200, event::QuitRequested{true});
+  CHECK(q.transport.sent.back() == "%TORYO");
+  Driver w(config());
+  w.handle(0, event::Start{});
+  w.server(10, "LOGIN:alice OK");
+  w.handle(20, event::QuitRequested{false});
+  CHECK(w.transport.sent.back() == "LOGOUT");
+  w.transport.server_closes();
+  w.pump(30);
+  CHECK(w.finished->reason == "quit");
+}
+
+TEST_CASE("session: deadline stop, stale answers, round trip measured from our echoes") {
+  Driver d(config());
+  start_game(d, 0, make_summary("g", kBlack, 10, 0));
+  REQUIRE(d.searches.size() == 1);
+  CHECK(d.session.rtt_ms() == 50);  // LOGIN -> LOGIN:alice OK
+  const int64_t limit = 10000 - 1 - 50 - 1000;
+  CHECK(d.searches[0].deadline_ms == 70 + limit);
+  d.advance_to(70 + limit - 1);
+  CHECK(d.stops.empty());
+  d.advance_to(70 + limit);
+  REQUIRE(d.stops.size() == 1);
+  CHECK(d.stops[0] == std::pair<uint64_t, int64_t>{1, 70 + limit});
+  d.handle(9000, event::EngineMoveReady{99, {}});  // stale
+  CHECK(d.transport.sent.back().starts_with("AGREE"));
+  answer(d, 9100, "+7776FU");
+  CHECK(d.transport.sent.back() == "+7776FU");
+  d.server(9500, "+7776FU,T9");  // the echo 400 ms later: the round trip
+  CHECK(d.session.rtt_ms() == 400);
+  d.server(9600, "-3334FU,T0");
+  // 1 s left, no byoyomi, 0.4 s round trip and 1 s margin: move at once.
+  CHECK(d.searches.back().deadline_ms == 9600);
+  CHECK(d.searches.back().limits.time_left_ms[kBlack] == 0);
+  CHECK(d.searches.back().limits.time_left_ms[kWhite] == 10000);
+}
+
+TEST_CASE("session: hostile lines in a game are skipped; a move our rules refuse resigns") {
+  Driver d(config());
+  start_game(d, 0, make_summary("g", kWhite, 60, 5));
+  for (const std::string& l :
+       {std::string("\x01\x02garbage"), std::string(10000, 'A'), std::string("#NONSENSE"),
+        std::string("+99XXFU,T1"), std::string("START:other"), std::string("LOGIN:alice OK"),
+        std::string("something")})
+    d.server(100, l);
+  CHECK(d.count_logs(LogLevel::kWarning, "skipped") == 7);
+  d.server(200, "+7776FU,T0");
+  CHECK(d.session.record().moves.size() == 1);
+  answer(d, 300, "-3334FU");
+  d.server(310, "-3334FU,T0");
+  d.server(400, "+2726FU,T0");
+  CHECK(d.searches.size() == 2);
+  d.server(500, "-8384FU,T0");  // "our" move, never sent by us: applied, warned
+  CHECK(d.count_logs(LogLevel::kWarning, "for us") == 1);
+  CHECK(d.stops.size() == 1);  // our engine's search for that move is stopped
+  d.server(600, "+2625FU,T0");
+  CHECK(d.searches.size() == 3);
+  d.server(700, "+1112KY,T0");  // Black moving White's lance: our rules refuse it
+  CHECK(d.transport.sent.back() == "%TORYO");
+  CHECK(d.stops.size() == 2);
+  CHECK(d.count_logs(LogLevel::kError, "our rules refuse") == 1);
+}
+
+TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
+  GameSummary s = make_summary("buoy_x-60-0", kBlack, 60, 0);
+  engine::Position pos;
+  for (const char* t : {"+7776FU", "-3334FU"}) {
+    engine::Move m;
+    REQUIRE(engine::parse_csa_move(pos, t, m));
+    s.moves.push_back({t, m, 1000});
+    pos.do_move(m);
+  }
+  Driver d(config());
+  start_game(d, 0, s);
+  REQUIRE(d.searches.size() == 1);
+  const SearchRequest& r = d.searches[0];
+  CHECK(r.sfen == engine::Position().sfen());
+  CHECK(r.usi_moves == std::vector<std::string>{"7g7f", "3c3d"});
+  CHECK(r.limits.time_left_ms[kWhite] == 59000);
+  CHECK(d.session.record().moves.size() == 2);
+  CHECK(d.session.record().moves[1].time_ms == 1000);
+  const int updates = d.record_updates;
+  answer(d, 200, "+2726FU");
+  d.server(210, "+2726FU,T0");
+  CHECK(d.record_updates == updates + 1);  // flushed after every move
+  // x1 commands: only in x1 mode, once logged in.
+  d.handle(300, event::UserCommand{"%%WHO"});
+  CHECK(d.transport.sent.back() == "+2726FU");
+  CHECK(d.count_logs(LogLevel::kWarning, "command not sent") == 1);
+  SessionConfig c = config(true);
+  Driver x(c);
+  x.handle(0, event::Start{});
+  x.handle(1, event::UserCommand{"%%WHO"});
+  CHECK(x.transport.sent.size() == 1);
+  x.server(10, "LOGIN:alice OK");
+  x.handle(20, event::UserCommand{"%%WHO"});
+  CHECK(x.transport.sent.back() == "%%WHO");
+}
+
+TEST_CASE("session: CSA mode, a server that does not close after the game") {
+  Driver d(config());
+  start_game(d, 0, make_summary("g", kWhite, 60, 5));
+  for (const char* l : {"#TIME_UP", "#LOSE"}) d.server(1000, l);
+  d.advance_to(1000 + 9999);
+  CHECK(d.transport.sent.back().starts_with("AGREE"));
+  d.advance_to(1000 + 10000);
+  CHECK(d.transport.sent.back() == "LOGOUT");
+  d.advance_to(1000 + 20000);
+  CHECK(!d.transport.is_open());
+  REQUIRE(d.finished);
+  CHECK(d.finished->ok);
+}
+
+TEST_CASE("session: Max_Moves reached, sennichite, and a second immediate quit") {
+  GameSummary s = make_summary("g", kBlack, 60, 5);
+  s.max_moves = 2;
+  Driver d(config());
+  start_game(d, 0, s);
+  answer(d, 100, "+7776FU");
+  d.server(110, "+7776FU,T0");
+  d.server(200, "-3334FU,T0");
+  CHECK(d.searches.size() == 1);  // ply 2 = Max_Moves: the server ends the game now
+  for (const char* l : {"#MAX_MOVES", "#CENSORED"}) d.server(210, l);
+  REQUIRE(d.results.size() == 1);
+  CHECK(d.results[0].outcome == GameOutcome::kCensored);
+  CHECK(d.results[0].reason == GameEndReason::kMaxMoves);
+  CHECK(d.session.record().result == engine::CsaSpecialMove::kMaxMoves);
+  Driver r(config());
+  start_game(r, 0, make_summary("g", kWhite, 60, 5));
+  r.server(100, "+7776FU,T0");
+  for (const char* l : {"#SENNICHITE", "#DRAW"}) r.server(110, l);
+  CHECK(r.stops.size() == 1);
+  CHECK(r.results[0].outcome == GameOutcome::kDraw);
+  CHECK(r.session.record().result == engine::CsaSpecialMove::kSennichite);
+  Driver q(config());
+  start_game(q, 0, make_summary("g", kBlack, 60, 5));
+  q.handle(100, event::QuitRequested{true});
+  q.handle(200, event::QuitRequested{true});
+  CHECK(std::count(q.transport.sent.begin(), q.transport.sent.end(), "%TORYO") == 1);
+}
