@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "tools/csa_server.h"
 #include "tools/match_options.h"
 
 int main(int argc, char** argv) {
@@ -30,6 +31,11 @@ int main(int argc, char** argv) {
   CLI::App* match = app.add_subcommand("match", "play games between two USI engines");
   tools::add_match_options(*match, match_options);
 
+  tools::ServerOptions server_options;
+  CLI::App* server = app.add_subcommand(
+      "server", "a local CSA server (shogi-server rules) for tests, the demo and local tournaments");
+  tools::add_server_options(*server, server_options);
+
   CLI::App* records = app.add_subcommand("records", "work on CSA record files");
   records->require_subcommand(1);
   std::vector<std::string> record_paths;
@@ -46,6 +52,7 @@ int main(int argc, char** argv) {
   if (usi->parsed()) return run_usi_command();
   if (perft->parsed()) return run_perft(perft_options);
   if (bench->parsed()) return run_bench(bench_options);
+  if (server->parsed()) return run_server_command(server_options);
   if (match->parsed()) return run_match_command(match_options);
   if (records_check->parsed()) return run_records_check(record_paths);
   return 0;

@@ -1,0 +1,42 @@
+// sashite server: the local CSA server (tools/csa_server.h) and its command line.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "tools/csa_server.h"
+
+namespace tools {
+
+void add_server_options(CLI::App& sub, ServerOptions& o) {
+  sub.add_option("--host", o.host, "address to bind (default: 127.0.0.1)");
+  sub.add_option("--port", o.port, "TCP port; 0 picks a free one (default: 4081)")
+      ->check(CLI::Range(0, 65535));
+  sub.add_option("--records", o.records_dir, "write each game's CSA record into this directory");
+  sub.add_option("--games", o.games, "exit after this many games (default: 0, run forever)")
+      ->check(CLI::NonNegativeNumber);
+  sub.add_option("--max-moves", o.max_moves, "Max_Moves; 0 for no limit (default: 256)")
+      ->check(CLI::Range(0, 100000));
+  sub.add_option("--least-time-per-move", o.least_time_per_move_s,
+                 "Least_Time_Per_Move in seconds (default: 0, as floodgate)")
+      ->check(CLI::Range(0, 3600));
+  sub.add_flag("--time-roundup", o.time_roundup,
+               "send Time_Roundup:YES and round elapsed times up (default: truncate)");
+  sub.add_option("--colors", o.colors,
+                 "random, or first: the first to log in plays Black (a -B/-W game name suffix "
+                 "always wins) (default: random)")
+      ->check(CLI::IsMember({"random", "first"}));
+  sub.add_option("--event", o.event, "the first field of every Game_ID (default: local)");
+  sub.add_flag("--log", o.log, "print every line sent and received, with times");
+}
+
+}  // namespace tools
+
+int run_server_command(const tools::ServerOptions& options) {
+  tools::CsaServer server(options, std::cout);
+  if (const engine::Status st = server.listen(/*handle_signals=*/true); !st) {
+    std::cerr << "sashite server: " << st.message() << "\n";
+    return 1;
+  }
+  std::cout << "listening on " << options.host << ":" << server.port() << std::endl;
+  server.run();
+  return 0;
+}
