@@ -308,7 +308,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
     alpha = std::max(alpha, best_value);
   }
 
-  MovePicker picker(pos_, tt_move, qdepth == 0 && !in_check);
+  MovePicker picker(pos_, tt_move, manager_.quiescence_checks_ && qdepth == 0 && !in_check);
   Move best_move = kMoveNone;
   int move_count = 0;
   const Value original_alpha = alpha;

@@ -83,6 +83,7 @@ class SearchManager {
   void set_weights(std::shared_ptr<const eval::Weights> weights) { weights_ = std::move(weights); }
   void set_overhead_ms(int64_t ms) { overhead_ms_ = ms; }
   void set_resign_value(Value v) { resign_value_ = v; }
+  void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
   FutilityController& futility() { return futility_; }
   void set_keep_futility_stats(bool keep) { keep_futility_stats_ = keep; }
   void new_game();
@@ -109,6 +110,7 @@ class SearchManager {
   std::vector<std::unique_ptr<Worker>> workers_;
   int64_t overhead_ms_ = 100;
   Value resign_value_ = 0;
+  bool quiescence_checks_ = true;
 
   // The current search.
   Position root_;
