@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "client/csa_command.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
 
@@ -31,6 +32,11 @@ int main(int argc, char** argv) {
   CLI::App* match = app.add_subcommand("match", "play games between two USI engines");
   tools::add_match_options(*match, match_options);
 
+  CsaCommandOptions csa_options;
+  CLI::App* csa = app.add_subcommand(
+      "csa", "play on a CSA server (floodgate, a championship, the local server)");
+  add_csa_options(*csa, csa_options);
+
   tools::ServerOptions server_options;
   CLI::App* server = app.add_subcommand(
       "server", "a local CSA server (shogi-server rules) for tests, the demo and local tournaments");
@@ -52,6 +58,7 @@ int main(int argc, char** argv) {
   if (usi->parsed()) return run_usi_command();
   if (perft->parsed()) return run_perft(perft_options);
   if (bench->parsed()) return run_bench(bench_options);
+  if (csa->parsed()) return run_csa_command(csa_options);
   if (server->parsed()) return run_server_command(server_options);
   if (match->parsed()) return run_match_command(match_options);
   if (records_check->parsed()) return run_records_check(record_paths);

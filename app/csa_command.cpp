@@ -1,0 +1,85 @@
+// sashite csa: plays on a CSA server (floodgate, a championship, the local server).
+#include "client/csa_command.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+#include "client/asio_transport.h"
+#include "client/csa_client.h"
+#include "client/csa_config.h"
+#include "client/engine_player.h"
+
+namespace {
+
+std::atomic<client::CsaClient*> g_client{nullptr};
+std::atomic<int> g_signals{0};
+
+extern "C" void on_quit_signal(int) {
+  const int n = g_signals.fetch_add(1) + 1;
+  if (n >= 3) _exit(130);  // the operator insists
+  if (client::CsaClient* c = g_client.load()) c->request_quit(n >= 2);
+}
+
+}  // namespace
+
+void add_csa_options(CLI::App& app, CsaCommandOptions& o) {
+  app.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--host", o.host, "server host (overrides server.host)");
+  app.add_option("--port", o.port, "server port (overrides server.port)")
+      ->check(CLI::Range(1, 65535));
+  app.add_option("--name", o.name, "login name (overrides server.name)");
+  app.add_option("--game", o.game, "game name, e.g. floodgate-300-10F (overrides server.game)");
+  app.add_option("--trip", o.trip,
+                 "floodgate trip (overrides server.trip; SASHITE_CSA_TRIP keeps it off the "
+                 "command line)");
+  app.add_option("--games", o.games, "games to play, 0 = forever (overrides session.games)")
+      ->check(CLI::Range(0, 1000000));
+}
+
+int run_csa_command(const CsaCommandOptions& o) {
+  client::CsaConfig config;
+  if (engine::Status st = client::load_csa_config(o.config_path, config); !st) {
+    std::cerr << "sashite csa: " << st.message() << "\n";
+    return client::kExitSetup;
+  }
+  client::apply_environment(config);
+  if (!o.host.empty()) config.host = o.host;
+  if (o.port > 0) config.port = o.port;
+  if (!o.name.empty()) config.name = o.name;
+  if (!o.game.empty()) config.game = o.game;
+  if (!o.trip.empty()) config.trip = o.trip;
+  if (o.games >= 0) config.games = o.games;
+  if (engine::Status st = client::validate_for_login(config); !st) {
+    std::cerr << "sashite csa: " << o.config_path << ": " << st.message() << "\n";
+    return client::kExitSetup;
+  }
+
+  client::EngineAdapter engine;
+  if (engine::Status st = engine.configure(config); !st) {
+    std::cerr << "sashite csa: " << st.message() << "\n";
+    return client::kExitSetup;
+  }
+  client::AsioTransport transport;
+  client::CsaClient csa(config, transport, engine, [&transport] { transport.interrupt(); });
+
+  g_client.store(&csa);
+  struct sigaction sa {};
+  sa.sa_handler = on_quit_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a dead peer is seen as a write error instead
+
+  const int status = csa.run();
+
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  g_client.store(nullptr);
+  return status;
+}

@@ -1,0 +1,289 @@
+// CsaClient: the driver loop (see csa_client.h).
+#include "client/csa_client.h"
+
+#include <spdlog/logger.h>
+#include <spdlog/sinks/rotating_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <variant>
+
+namespace client {
+
+namespace {
+
+constexpr size_t kLogFileBytes = 10 * 1024 * 1024;
+constexpr size_t kLogFiles = 5;
+
+spdlog::level::level_enum spd_level(LogLevel l) {
+  switch (l) {
+    case LogLevel::kDebug: return spdlog::level::debug;
+    case LogLevel::kInfo: return spdlog::level::info;
+    case LogLevel::kWarning: return spdlog::level::warn;
+    case LogLevel::kError: return spdlog::level::err;
+  }
+  return spdlog::level::info;
+}
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+SessionConfig session_config(const CsaConfig& c) {
+  SessionConfig s;
+  s.name = c.name;
+  s.password = c.login_password();
+  s.x1 = c.x1;
+  s.x1_game_name = c.game;
+  s.x1_color = c.x1_color;
+  s.games = c.games;
+  s.keep_alive_s = c.keep_alive_s;
+  s.margin_ms = c.time_margin_ms;
+  s.floodgate_comment = c.floodgate_comments;
+  s.reconnect_delay_ms = int64_t(c.reconnect_initial_s) * 1000;
+  return s;
+}
+
+}  // namespace
+
+CsaClient::CsaClient(CsaConfig config, Transport& transport, EnginePlayer& engine,
+                     std::function<void()> interrupt)
+    : config_(std::move(config)),
+      transport_(transport),
+      engine_(engine),
+      interrupt_(std::move(interrupt)),
+      files_(config_.record_dir),
+      start_ns_(steady_ns()) {}
+
+CsaClient::~CsaClient() {
+  engine_.wait();  // no answer may arrive after this object is gone
+}
+
+int64_t CsaClient::now_ms() const { return (steady_ns() - start_ns_) / 1000000; }
+
+void CsaClient::request_quit(bool immediate) {
+  if (immediate) quit_immediate_.store(true);
+  quit_requests_.fetch_add(1);
+}
+
+int CsaClient::run() {
+  // Logging: a rotating file, and the console unless turned off. The logger is this client's
+  // own (not registered with spdlog), so that several clients can live in one process.
+  std::vector<spdlog::sink_ptr> sinks;
+  std::error_code ec;
+  std::filesystem::create_directories(config_.log_dir, ec);
+  try {
+    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+        config_.log_dir + "/csa.log", kLogFileBytes, kLogFiles));
+  } catch (const std::exception& e) {
+    if (config_.log_console) {
+      auto err = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+      spdlog::logger("csa", err).error("cannot open the log in {}: {}", config_.log_dir, e.what());
+    }
+    return kExitSetup;
+  }
+  if (config_.log_console) sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+  log_ = std::make_shared<spdlog::logger>("csa", sinks.begin(), sinks.end());
+  log_->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%-5l%$ %v");
+  log_->set_level(spdlog::level::debug);
+  log_->flush_on(spdlog::level::debug);  // a crash must not eat the last lines
+
+  if (engine::Status st = files_.init(); !st) {
+    log_->error("{}", st.message());
+    return kExitSetup;
+  }
+  log_->info("sashite csa: {} at {}:{}, {} login, game '{}', {} game(s); records in {}",
+             config_.name, config_.host, config_.port, config_.x1 ? "x1" : "CSA", config_.game,
+             config_.games == 0 ? std::string("endless") : std::to_string(config_.games),
+             config_.record_dir);
+  if (engine::Status st = engine_.prepare(); !st) log_->warn("engine: {}", st.message());
+
+  session_ = std::make_unique<CsaSession>(session_config(config_));
+  handle(event::Start{});
+  while (!finished_) {
+    drain_engine_answers();
+    if (finished_) break;
+    check_quit();
+    if (finished_) break;
+    const int64_t now = now_ms();
+    if (connect_at_ms_ && now >= *connect_at_ms_) {
+      connect_at_ms_.reset();
+      do_connect();
+      continue;
+    }
+    const int64_t wakeup = session_->next_wakeup_ms();
+    if (now >= wakeup) {
+      handle(event::Timer{});
+      continue;
+    }
+    const int idle_s = config_.effective_idle_timeout_s();
+    const int64_t idle_deadline =
+        transport_.is_open() && idle_s > 0 ? last_received_ms_ + 1000 * int64_t(idle_s)
+                                           : CsaSession::kNever;
+    if (now >= idle_deadline) {
+      log_->error("nothing received for {} s: taking the connection as dead", idle_s);
+      transport_.close();
+      handle(event::Disconnected{});
+      continue;
+    }
+    int64_t until = std::min({wakeup, idle_deadline, now + kPollMs});
+    if (connect_at_ms_) until = std::min(until, *connect_at_ms_);
+    wait_for_input(until);
+  }
+  engine_.stop(0);
+  engine_.wait();
+  transport_.close();
+  log_->info("finished: {}", finish_reason_);
+  log_->flush();
+  if (gave_up_) return kExitConnection;
+  if (!finish_ok_) return kExitProtocol;
+  if (game_cut_) return kExitConnection;
+  return kExitOk;
+}
+
+void CsaClient::wait_for_input(int64_t until_ms) {
+  const int64_t wait = std::max<int64_t>(0, until_ms - now_ms());
+  if (!transport_.is_open()) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait_for(lock, std::chrono::milliseconds(wait), [&] { return !answers_.empty(); });
+    return;
+  }
+  std::vector<std::string> lines;
+  const Transport::ReceiveStatus status = transport_.receive_lines(wait, lines);
+  closed_by_us_ = false;
+  if (!lines.empty()) last_received_ms_ = now_ms();
+  for (const std::string& line : lines) {
+    log_line('<', line);
+    handle(event::LineReceived{line});
+    if (finished_) return;
+  }
+  if (status == Transport::ReceiveStatus::kClosed && !closed_by_us_) {
+    log_->info("the server closed the connection");
+    handle(event::Disconnected{});
+  }
+}
+
+void CsaClient::do_connect() {
+  log_->info("connecting to {}:{}", config_.host, config_.port);
+  const engine::Status st =
+      transport_.connect(config_.host, config_.port, int64_t(config_.connect_timeout_s) * 1000);
+  if (st) {
+    ++connections_;
+    last_received_ms_ = now_ms();
+    log_->info("connected");
+    return handle(event::Connected{});
+  }
+  log_->error("{}", st.message());
+  ++failures_;
+  if (config_.max_connect_failures > 0 && failures_ >= config_.max_connect_failures) {
+    log_->error("giving up after {} failed connection(s) in a row", failures_);
+    gave_up_ = true;
+    return handle(event::QuitRequested{true});
+  }
+  handle(event::Disconnected{});
+}
+
+void CsaClient::handle(const Event& event) {
+  const CsaSession::State before = session_->state();
+  if (std::holds_alternative<event::Disconnected>(event) &&
+      (before == CsaSession::State::kLoggingIn || before == CsaSession::State::kPlaying))
+    ++failures_;  // dropped before the login completed, or in the middle of a game
+  for (const Action& a : session_->handle(now_ms(), event)) execute(a);
+  const CsaSession::State after = session_->state();
+  if (after >= CsaSession::State::kWaitingForGame && after <= CsaSession::State::kGameOver)
+    failures_ = 0;
+}
+
+void CsaClient::execute(const Action& a) {
+  if (auto* s = std::get_if<action::SendLine>(&a)) {
+    log_line('>', s->line);
+    if (!transport_.send_line(s->line)) log_->warn("not sent: the connection is closed");
+  } else if (std::holds_alternative<action::Close>(a)) {
+    closed_by_us_ = true;
+    transport_.close();
+  } else if (auto* c = std::get_if<action::Connect>(&a)) {
+    int64_t delay = c->delay_ms;
+    if (failures_ > 0) {
+      const int64_t backoff = int64_t(config_.reconnect_initial_s) * 1000
+                              << std::min(failures_ - 1, 20);
+      delay = std::max(delay, std::min(backoff, int64_t(config_.reconnect_max_s) * 1000));
+    }
+    if (delay != c->delay_ms) log_->info("back-off: next connection in {} ms", delay);
+    connect_at_ms_ = now_ms() + delay;
+  } else if (auto* s = std::get_if<action::StartSearch>(&a)) {
+    log_->debug("search {} started; deadline in {} ms", s->request.id,
+                s->request.deadline_ms - now_ms());
+    engine_.start(s->request,
+                  [this](uint64_t id, EngineMove move) { on_engine_answer(id, std::move(move)); });
+  } else if (auto* s = std::get_if<action::StopSearch>(&a)) {
+    engine_.stop(s->search_id);
+  } else if (auto* g = std::get_if<action::GameStarted>(&a)) {
+    game_summary_ = g->summary;
+    us_ = g->summary.your_turn;
+    files_.start_game(g->summary);
+    record_paths_.push_back(files_.record_path());
+    engine_.new_game();
+    log_->info("record: {}", files_.record_path());
+  } else if (std::holds_alternative<action::RecordUpdated>(a)) {
+    if (engine::Status st = files_.write_record(session_->record()); !st)
+      log_->error("{}", st.message());
+  } else if (auto* g = std::get_if<action::GameEnded>(&a)) {
+    results_.push_back(g->result);
+    if (!g->result.outcome) game_cut_ = true;
+    if (engine::Status st = files_.append_result(g->result, game_summary_, us_); !st)
+      log_->error("{}", st.message());
+  } else if (auto* r = std::get_if<action::GameRejected>(&a)) {
+    log_->warn("game {} rejected by {}{}", r->game_id, r->by,
+               r->reason.empty() ? "" : " (" + r->reason + ")");
+  } else if (auto* l = std::get_if<action::Log>(&a)) {
+    log_->log(spd_level(l->level), "{}", session_->redact(l->message));
+  } else if (auto* f = std::get_if<action::Finished>(&a)) {
+    finished_ = true;
+    finish_ok_ = f->ok;
+    finish_reason_ = f->reason;
+    if (!f->ok) log_->error("{}", f->reason);
+  }
+}
+
+void CsaClient::on_engine_answer(uint64_t id, EngineMove move) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    answers_.push_back(event::EngineMoveReady{id, std::move(move)});
+  }
+  wake_.notify_one();
+  if (interrupt_) interrupt_();
+}
+
+void CsaClient::drain_engine_answers() {
+  std::vector<event::EngineMoveReady> answers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    answers.swap(answers_);
+  }
+  for (event::EngineMoveReady& a : answers) {
+    log_->debug("engine answered search {}", a.search_id);
+    handle(std::move(a));
+    if (finished_) return;
+  }
+}
+
+void CsaClient::check_quit() {
+  const int n = quit_requests_.load();
+  if (n <= quit_seen_) return;
+  const bool first = quit_seen_ == 0;
+  quit_seen_ = n;
+  const bool immediate = !first || n >= 2 || quit_immediate_.load() || config_.resign_on_quit;
+  log_->warn("quit requested: {}", immediate ? "resigning any game in progress"
+                                             : "finishing the game in progress");
+  handle(event::QuitRequested{immediate});
+}
+
+void CsaClient::log_line(char direction, const std::string& line) {
+  log_->info("{} {}", direction, quote_line(session_->redact(line), kMaxLineLength + 1));
+}
+
+}  // namespace client

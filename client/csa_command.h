@@ -1,0 +1,29 @@
+// sashite csa: the tournament client command (options, and the function main calls).
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+// Flags given on the command line; each one set overrides the configuration file.
+struct CsaCommandOptions {
+  std::string config_path;  // --config FILE (required)
+  std::string host;         // --host H        (empty: not given)
+  int port = 0;             // --port P        (0: not given)
+  std::string name;         // --name N
+  std::string game;         // --game G
+  std::string trip;         // --trip T        (better: the environment, see csa_config.h)
+  int games = -1;           // --games N       (-1: not given; 0: forever)
+};
+
+// Adds --config, --host, --port, --name, --game, --trip and --games to `app`.
+void add_csa_options(CLI::App& app, CsaCommandOptions& options);
+
+// Loads the configuration, applies the environment and the flags, and plays. Returns 0 when
+// every game ended with a result, 1 for a configuration or set-up error, 2 for a protocol
+// failure (LOGIN:incorrect), 3 for a connection failure (a game cut, or giving up
+// connecting). SIGINT/SIGTERM: the first finishes the game (or resigns it, per on_quit), the
+// second resigns, the third exits at once.
+int run_csa_command(const CsaCommandOptions& options);

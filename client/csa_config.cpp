@@ -1,0 +1,264 @@
+// CsaConfig: the TOML loader (see csa_config.h for every key).
+#include "client/csa_config.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <toml.hpp>
+
+#include "client/csa_protocol.h"
+
+namespace client {
+
+using engine::Status;
+
+namespace {
+
+// An ordered table keeps errors and USI options in key order.
+using TValue = toml::basic_value<toml::discard_comments, std::map, std::vector>;
+
+// Reads one file: every error names the file, the dotted key and the line.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  std::string origin(const TValue& v) const {
+    const auto line = v.location().line();
+    return line > 0 ? file_ + ":" + std::to_string(line) : file_;
+  }
+  Status fail(const TValue& v, const std::string& key, const std::string& message) const {
+    return Status::error(origin(v) + ": " + key + ": " + message);
+  }
+
+  using Handler = std::function<Status(const TValue&, const std::string& key)>;
+
+  // Runs the handler of each key of `table`; a key without one is an error.
+  Status read_table(const TValue& table, const std::string& prefix,
+                    const std::map<std::string, Handler>& handlers) const {
+    for (const auto& [k, v] : table.as_table()) {
+      const std::string key = prefix.empty() ? k : prefix + "." + k;
+      auto it = handlers.find(k);
+      if (it == handlers.end()) {
+        std::string known;
+        for (const auto& h : handlers) known += (known.empty() ? "" : ", ") + h.first;
+        return Status::error(origin(v) + ": unknown key '" + key + "' (known here: " + known +
+                             ")");
+      }
+      if (Status st = it->second(v, key); !st) return st;
+    }
+    return Status::ok();
+  }
+
+  Handler string_key(std::string& out) const {
+    return [this, &out](const TValue& v, const std::string& key) {
+      if (!v.is_string()) return fail(v, key, "expected a string, got " + type_name(v));
+      out = v.as_string().str;
+      return Status::ok();
+    };
+  }
+  Handler bool_key(bool& out) const {
+    return [this, &out](const TValue& v, const std::string& key) {
+      if (!v.is_boolean()) return fail(v, key, "expected true or false, got " + type_name(v));
+      out = v.as_boolean();
+      return Status::ok();
+    };
+  }
+  // An integer in [lo, hi]; `zero_ok` also allows 0 below lo ("0 = off").
+  Handler int_key(int& out, int64_t lo, int64_t hi, bool zero_ok = false) const {
+    return [this, &out, lo, hi, zero_ok](const TValue& v, const std::string& key) {
+      if (!v.is_integer()) return fail(v, key, "expected an integer, got " + type_name(v));
+      const int64_t x = v.as_integer();
+      if ((x < lo || x > hi) && !(zero_ok && x == 0))
+        return fail(v, key,
+                    std::to_string(x) + " is out of range " + (zero_ok ? "0 or " : "") +
+                        std::to_string(lo) + ".." + std::to_string(hi));
+      out = int(x);
+      return Status::ok();
+    };
+  }
+  // One of `choices`; stores its index.
+  Handler choice_key(int& out, std::vector<std::string> choices) const {
+    return [this, &out, choices](const TValue& v, const std::string& key) {
+      std::string list;
+      for (const std::string& c : choices) list += (list.empty() ? "\"" : ", \"") + c + "\"";
+      if (!v.is_string()) return fail(v, key, "expected one of " + list + ", got " + type_name(v));
+      for (size_t i = 0; i < choices.size(); ++i)
+        if (v.as_string().str == choices[i]) {
+          out = int(i);
+          return Status::ok();
+        }
+      return fail(v, key, "'" + v.as_string().str + "' is not one of " + list);
+    };
+  }
+
+  static std::string type_name(const TValue& v) {
+    switch (v.type()) {
+      case toml::value_t::boolean: return "a boolean";
+      case toml::value_t::integer: return "an integer";
+      case toml::value_t::floating: return "a float";
+      case toml::value_t::string: return "a string";
+      case toml::value_t::array: return "an array";
+      case toml::value_t::table: return "a table";
+      case toml::value_t::empty: return "nothing";
+      default: return "a date or time";
+    }
+  }
+
+ private:
+  std::string file_;
+};
+
+Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
+  Reader r(file);
+  int login = c.x1 ? 1 : 0, color = c.x1_color == '+' ? 0 : c.x1_color == '-' ? 1 : 2;
+  int on_quit = c.resign_on_quit ? 1 : 0;
+  std::string port_origin, reconnect_origin;
+  const TValue* reconnect_max_value = nullptr;
+
+  auto section = [&](std::map<std::string, Reader::Handler> handlers) -> Reader::Handler {
+    return [&r, handlers](const TValue& v, const std::string& key) {
+      if (!v.is_table()) return r.fail(v, key, "expected a table, got " + Reader::type_name(v));
+      return r.read_table(v, key, handlers);
+    };
+  };
+  const Reader::Handler usi = [&](const TValue& v, const std::string& key) {
+    if (!v.is_table()) return r.fail(v, key, "expected a table, got " + Reader::type_name(v));
+    for (const auto& [name, value] : v.as_table()) {
+      const std::string k = key + "." + name;
+      std::string text;
+      if (value.is_string()) text = value.as_string().str;
+      else if (value.is_integer()) text = std::to_string(value.as_integer());
+      else if (value.is_boolean()) text = value.as_boolean() ? "true" : "false";
+      else
+        return r.fail(value, k, "expected a string, integer or boolean, got " +
+                                    Reader::type_name(value));
+      c.usi_options.push_back({name, text, r.origin(value)});
+    }
+    return Status::ok();
+  };
+  const Reader::Handler reconnect_max = [&](const TValue& v, const std::string& key) {
+    reconnect_max_value = &v;
+    return r.int_key(c.reconnect_max_s, 1, 86400)(v, key);
+  };
+
+  const std::map<std::string, Reader::Handler> top = {
+      {"server", section({
+                     {"host", r.string_key(c.host)},
+                     {"port", r.int_key(c.port, 1, 65535)},
+                     {"name", r.string_key(c.name)},
+                     {"password", r.string_key(c.password)},
+                     {"game", r.string_key(c.game)},
+                     {"trip", r.string_key(c.trip)},
+                     {"login", r.choice_key(login, {"csa", "x1"})},
+                     {"x1_color", r.choice_key(color, {"+", "-", "*"})},
+                     {"connect_timeout_s", r.int_key(c.connect_timeout_s, 1, 600)},
+                     {"keep_alive_s", r.int_key(c.keep_alive_s, 30, 3600, true)},
+                     {"idle_timeout_s", r.int_key(c.idle_timeout_s, 60, 86400, true)},
+                 })},
+      {"session", section({
+                      {"games", r.int_key(c.games, 0, 1000000)},
+                      {"time_margin_ms", r.int_key(c.time_margin_ms, 0, 60000)},
+                      {"reconnect_initial_s", r.int_key(c.reconnect_initial_s, 1, 3600)},
+                      {"reconnect_max_s", reconnect_max},
+                      {"max_connect_failures", r.int_key(c.max_connect_failures, 0, 1000000)},
+                      {"on_quit", r.choice_key(on_quit, {"finish", "resign"})},
+                  })},
+      {"engine", section({
+                     {"threads", r.int_key(c.threads, 1, 512)},
+                     {"hash_mb", r.int_key(c.hash_mb, 1, 1 << 20)},
+                     {"ponder", r.bool_key(c.ponder)},
+                     {"weights", r.string_key(c.weights)},
+                     {"floodgate_comments", r.bool_key(c.floodgate_comments)},
+                     {"resign_threshold_cp", r.int_key(c.resign_threshold_cp, 0, 100000)},
+                     {"usi", usi},
+                 })},
+      {"log", section({
+                  {"log_dir", r.string_key(c.log_dir)},
+                  {"record_dir", r.string_key(c.record_dir)},
+                  {"console", r.bool_key(c.log_console)},
+              })},
+  };
+  if (Status st = r.read_table(root, "", top); !st) return st;
+  c.x1 = login == 1;
+  c.x1_color = "+-*"[color];
+  c.resign_on_quit = on_quit == 1;
+  if (c.reconnect_max_s < c.reconnect_initial_s)
+    return reconnect_max_value
+               ? r.fail(*reconnect_max_value, "session.reconnect_max_s",
+                        "less than session.reconnect_initial_s (" +
+                            std::to_string(c.reconnect_initial_s) + ")")
+               : Status::error(file + ": session.reconnect_initial_s (" +
+                               std::to_string(c.reconnect_initial_s) +
+                               ") is more than session.reconnect_max_s (" +
+                               std::to_string(c.reconnect_max_s) + ")");
+  if (c.host.empty()) return Status::error(file + ": server.host is empty");
+  if (c.log_dir.empty() || c.record_dir.empty())
+    return Status::error(file + ": log.log_dir and log.record_dir must not be empty");
+  return Status::ok();
+}
+
+}  // namespace
+
+std::string CsaConfig::login_password() const {
+  if (!password.empty()) return password;
+  if (x1) return trip;
+  return trip.empty() ? game : game + "," + trip;
+}
+
+int CsaConfig::effective_idle_timeout_s() const {
+  if (idle_timeout_s > 0) return idle_timeout_s;
+  if (keep_alive_s <= 0) return 0;
+  return std::max(120, 3 * std::max(30, keep_alive_s));
+}
+
+Status parse_csa_config(const std::string& text, const std::string& name, CsaConfig& out) {
+  std::istringstream in(text);
+  TValue root;
+  try {
+    root = toml::parse<toml::discard_comments, std::map, std::vector>(in, name);
+  } catch (const std::exception& e) {
+    return Status::error(std::string("cannot read configuration ") + name + ":\n" + e.what());
+  }
+  CsaConfig c = out;
+  if (Status st = read_config(root, name, c); !st) return st;
+  out = std::move(c);
+  return Status::ok();
+}
+
+Status load_csa_config(const std::string& path, CsaConfig& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("cannot open configuration file " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_csa_config(text.str(), path, out);
+}
+
+void apply_environment(CsaConfig& config) {
+  if (const char* p = std::getenv(kPasswordEnv); p && *p) config.password = p;
+  if (const char* t = std::getenv(kTripEnv); t && *t) config.trip = t;
+}
+
+Status validate_for_login(const CsaConfig& c) {
+  if (!is_valid_login_name(c.name))
+    return Status::error("server.name '" + quote_line(c.name, 40) +
+                         "' is not a valid login name ([0-9A-Za-z_@.-], 1 to 32 characters)");
+  if (c.x1 && c.game.empty()) return Status::error("x1 login needs server.game (for %%GAME)");
+  if (c.password.empty() && c.trip.empty() && c.game.starts_with("floodgate-"))
+    return Status::error(std::string("floodgate pairs only rated players: give a trip (set ") +
+                         kTripEnv + ", or " + kPasswordEnv + " to '" + c.game + ",<trip>')");
+  const std::string pw = c.login_password();
+  if (pw.empty())
+    return Status::error(std::string("no password: set server.password or server.game and ") +
+                         "server.trip, or the environment variable " + kPasswordEnv + " or " +
+                         kTripEnv);
+  if (!is_valid_password(pw))  // never print it: it is a secret
+    return Status::error("the login password is not valid (1 to 256 printable ASCII "
+                         "characters without spaces)");
+  return Status::ok();
+}
+
+}  // namespace client

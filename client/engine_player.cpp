@@ -1,0 +1,110 @@
+// EngineAdapter: engine::Engine behind the EnginePlayer interface.
+#include "client/engine_player.h"
+
+namespace client {
+
+using engine::Status;
+
+EngineMove engine_move_from(const engine::SearchResult& result,
+                            const std::vector<engine::Move>& last_pv) {
+  EngineMove m;
+  switch (result.kind) {
+    case engine::SearchResult::Kind::kResign:
+      m.kind = EngineMove::Kind::kResign;
+      return m;
+    case engine::SearchResult::Kind::kWin:
+      m.kind = EngineMove::Kind::kWin;
+      return m;
+    case engine::SearchResult::Kind::kMove:
+      break;
+  }
+  m.kind = EngineMove::Kind::kMove;
+  m.move = result.best;
+  m.score = result.score;
+  if (!last_pv.empty() && last_pv.front() == result.best) m.pv = last_pv;
+  else m.pv.push_back(result.best);
+  return m;
+}
+
+EngineAdapter::EngineAdapter() {
+  engine_.set_info_callback([this](const engine::SearchInfo& info) {
+    if (info.pv.empty()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_pv_ = info.pv;
+  });
+  engine_.set_result_callback([this](const engine::SearchResult& result) {
+    uint64_t id;
+    std::vector<engine::Move> pv;
+    AnswerCallback answer;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      id = search_id_;
+      pv = last_pv_;
+      answer = answer_;
+      running_ = false;
+    }
+    if (answer) answer(id, engine_move_from(result, pv));
+  });
+}
+
+EngineAdapter::~EngineAdapter() {
+  engine_.stop();
+  engine_.wait();
+}
+
+Status EngineAdapter::configure(const CsaConfig& c) {
+  const std::pair<std::string, std::string> fixed[] = {
+      {"Threads", std::to_string(c.threads)},
+      {"USI_Hash", std::to_string(c.hash_mb)},
+      {"USI_Ponder", c.ponder ? "true" : "false"},
+      {"ResignValue", std::to_string(c.resign_threshold_cp)},
+  };
+  for (const auto& [name, value] : fixed)
+    if (Status st = engine_.set_option(name, value); !st) return st;
+  if (!c.weights.empty())
+    if (Status st = engine_.set_option("EvalFile", c.weights); !st)
+      return Status::error("engine.weights: " + st.message());
+  for (const CsaConfig::UsiOption& o : c.usi_options)
+    if (Status st = engine_.set_option(o.name, o.value); !st)
+      return Status::error(o.origin + ": engine.usi." + o.name + ": " + st.message());
+  return Status::ok();
+}
+
+Status EngineAdapter::prepare() { return engine_.prepare(); }
+
+void EngineAdapter::new_game() {
+  engine_.wait();
+  engine_.new_game();
+}
+
+void EngineAdapter::start(const SearchRequest& request, AnswerCallback answer) {
+  engine_.stop();
+  engine_.wait();
+  if (Status st = engine_.set_position(request.sfen, request.usi_moves); !st) {
+    // The session built the position from moves it checked: this is a bug, so resign.
+    EngineMove resign;
+    resign.kind = EngineMove::Kind::kResign;
+    answer(request.id, resign);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    search_id_ = request.id;
+    last_pv_.clear();
+    answer_ = std::move(answer);
+    running_ = true;
+  }
+  engine_.go(request.limits);
+}
+
+void EngineAdapter::stop(uint64_t search_id) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_ || (search_id != 0 && search_id != search_id_)) return;
+  }
+  engine_.stop();
+}
+
+void EngineAdapter::wait() { engine_.wait(); }
+
+}  // namespace client

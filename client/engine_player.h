@@ -1,0 +1,71 @@
+// EnginePlayer: what the CSA client needs from an engine, and the adapter over engine::Engine.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client/csa_config.h"
+#include "client/csa_session.h"
+#include "engine/engine.h"
+#include "engine/status.h"
+
+namespace client {
+
+// Searches for the client's moves. Called from the client's loop thread only; the answer
+// callback may be called on any thread (the client posts it back to its loop).
+class EnginePlayer {
+ public:
+  using AnswerCallback = std::function<void(uint64_t search_id, EngineMove move)>;
+
+  virtual ~EnginePlayer() = default;
+  // Loads what the engine needs; an error here is reported but not fatal for the real engine
+  // (it falls back to built-in weights). Called once before the first game.
+  virtual engine::Status prepare() = 0;
+  virtual void new_game() = 0;
+  // Starts searching; `answer` is called exactly once for this search, unless a later start()
+  // or stop() makes the answer pointless (it may still come; the session ignores old ids).
+  // REQUIRES: the previous search was stopped or has answered.
+  virtual void start(const SearchRequest& request, AnswerCallback answer) = 0;
+  // Asks the search to answer now (0: whatever search runs). Does not wait.
+  virtual void stop(uint64_t search_id) = 0;
+  // Blocks until no search runs.
+  virtual void wait() = 0;
+};
+
+// The adapter over engine::Engine. Not thread-safe except for what the engine's callbacks do
+// (they keep the latest PV under a mutex and call the answer callback).
+class EngineAdapter : public EnginePlayer {
+ public:
+  EngineAdapter();
+  ~EngineAdapter() override;
+
+  // Applies the [engine] keys (Threads, USI_Hash, USI_Ponder, EvalFile, ResignValue) and then
+  // the free-form USI options; the error names the option and where it was configured.
+  engine::Status configure(const CsaConfig& config);
+
+  engine::Status prepare() override;
+  void new_game() override;
+  void start(const SearchRequest& request, AnswerCallback answer) override;
+  void stop(uint64_t search_id) override;
+  void wait() override;
+
+ private:
+  engine::Engine engine_;
+  std::mutex mutex_;  // guards the members below, written by the search thread
+  uint64_t search_id_ = 0;
+  bool running_ = false;
+  std::vector<engine::Move> last_pv_;
+  AnswerCallback answer_;
+};
+
+// EngineMove from a search result and the last PV reported (used when it starts with the
+// best move).
+EngineMove engine_move_from(const engine::SearchResult& result,
+                            const std::vector<engine::Move>& last_pv);
+
+}  // namespace client

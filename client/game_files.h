@@ -1,0 +1,52 @@
+// GameFiles: each game's CSA record, rewritten after every move, and the results summary.
+#pragma once
+
+// A record is written to "<dir>/<Game_ID>.csa.tmp", synced, then renamed over
+// "<dir>/<Game_ID>.csa": a crash leaves the previous complete version, so at most the last
+// move is lost. The summary "<dir>/results.txt" gets one tab-separated line per game:
+//   end time (local, ISO 8601)  Game_ID  black  white  our colour (+/-)  outcome  reason
+//   plies  record file
+// with outcome WIN, LOSE, DRAW, CENSORED, CHUDAN or CUT (the connection was lost), and
+// reason the server's '#' line without the '#' ("RESIGN", "TIME_UP", ...; "-" if none).
+// Not thread-safe.
+
+#include <string>
+
+#include "client/csa_protocol.h"
+#include "client/csa_session.h"
+#include "engine/csa_record.h"
+#include "engine/status.h"
+
+namespace client {
+
+class GameFiles {
+ public:
+  static constexpr const char* kResultsFile = "results.txt";
+
+  explicit GameFiles(std::string record_dir) : dir_(std::move(record_dir)) {}
+
+  // Creates the directory if needed; the error names it.
+  engine::Status init();
+  // A new game: picks its file name (Game_ID made safe for a file name, with "-2", "-3", ...
+  // when a file of that name exists already) and notes the start time for $START_TIME.
+  void start_game(const GameSummary& summary);
+  // Writes the current game's record (temp file, fsync, rename).
+  engine::Status write_record(const engine::CsaRecord& record);
+  // Appends the game's line to results.txt (and flushes it).
+  engine::Status append_result(const GameResult& result, const GameSummary& summary,
+                               engine::Color us);
+
+  const std::string& record_path() const { return path_; }
+  std::string results_path() const { return dir_ + "/" + kResultsFile; }
+
+ private:
+  std::string dir_;
+  std::string path_;
+  std::string start_time_;  // "2026/04/19 21:05:28", the record's $START_TIME
+};
+
+// "2026/04/19 21:05:28" (local time), as CSA records write times; "T" between date and time
+// and "-" in the date when `iso` is set.
+std::string local_time_text(bool iso);
+
+}  // namespace client
