@@ -51,8 +51,10 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_filename("EvalFile", "default").on_change = [this](const Option&) {
     weights_loaded_ = false;
   };
-  // Default: dynamic. Futility pruning margin: chosen by target precision, fixed, or off.
-  options_.add_combo("FutilityMode", "dynamic", {"dynamic", "fixed", "off"}).on_change =
+  // Default: fixed. Futility pruning margin: chosen by target precision (dynamic), fixed,
+  // or off. Fixed is the default by measurement: 400 games at 8000 nodes per move, fixed
+  // 200 cp beat dynamic by 89-93 Elo at a 60% and a 99% target (see the commit message).
+  options_.add_combo("FutilityMode", "fixed", {"dynamic", "fixed", "off"}).on_change =
       [this](const Option&) { apply_futility(); };
   // Default: 60 (percent). The precision a dynamic margin must reach.
   options_.add_spin("FutilityTargetPrecision", 60, 1, 100).on_change =
