@@ -186,3 +186,25 @@ TEST_CASE("options: types, ranges and case-insensitive names") {
     found_threads |= line == "option name Threads type spin default 1 min 1 max 512";
   CHECK(found_threads);
 }
+
+TEST_CASE("Lazy SMP: several threads search together and return a legal move") {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  REQUIRE(engine.set_option("Threads", "3").is_ok());
+  REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d", "8h2b+"}).is_ok());
+  SearchLimits limits;
+  limits.depth = 7;
+  const SearchResult r = engine.search(limits);
+  REQUIRE(r.kind == SearchResult::Kind::kMove);
+  CHECK(legal_moves(engine.position()).contains(r.best));
+  const std::string best = format_usi_move(r.best);
+  CHECK((best == "3a2b" || best == "8b2b"));  // the bishop must be recaptured
+  CHECK(r.depth >= 7);
+  // Back to one thread: deterministic again.
+  REQUIRE(engine.set_option("Threads", "1").is_ok());
+  engine.new_game();
+  const SearchResult a = engine.search(limits);
+  engine.new_game();
+  const SearchResult b = engine.search(limits);
+  CHECK(a.nodes == b.nodes);
+}
