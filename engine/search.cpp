@@ -16,7 +16,7 @@ struct ReductionTable {
   ReductionTable() {
     for (int d = 0; d < 64; ++d)
       for (int m = 0; m < 64; ++m)
-        r[d][m] = d && m ? int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / 2.1) : 0;
+        r[d][m] = d && m ? int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / 1.6) : 0;
   }
   int get(int depth, int move_count) const {
     return r[std::min(depth, 63)][std::min(move_count, 63)];
