@@ -247,6 +247,10 @@ Status validate_for_login(const CsaConfig& c) {
     return Status::error("server.name '" + quote_line(c.name, 40) +
                          "' is not a valid login name ([0-9A-Za-z_@.-], 1 to 32 characters)");
   if (c.x1 && c.game.empty()) return Status::error("x1 login needs server.game (for %%GAME)");
+  // The game name goes on the wire (in the password, or in %%GAME): one printable token.
+  if (!c.game.empty() && !is_valid_password(c.game))
+    return Status::error("server.game '" + quote_line(c.game, 40) +
+                         "' is not a valid game name (printable ASCII without spaces)");
   if (c.password.empty() && c.trip.empty() && c.game.starts_with("floodgate-"))
     return Status::error(std::string("floodgate pairs only rated players: give a trip (set ") +
                          kTripEnv + ", or " + kPasswordEnv + " to '" + c.game + ",<trip>')");

@@ -64,6 +64,10 @@ std::vector<Action> CsaSession::handle(int64_t now_ms, const Event& e) {
           if (state_ != State::kIdle) return log(LogLevel::kWarning, "Start ignored: started");
           if (!is_valid_login_name(config_.name) || !is_valid_password(config_.password))
             return finish(false, "invalid login name or password in the configuration");
+          // In x1 mode the game name and colour go out in %%GAME: one token each.
+          if (config_.x1 && (!is_valid_password(config_.x1_game_name) ||
+                             std::string_view("+-*").find(config_.x1_color) == std::string_view::npos))
+            return finish(false, "invalid x1 game name or colour in the configuration");
           state_ = State::kConnecting;
           actions_.push_back(action::Connect{0});
         } else if constexpr (std::is_same_v<T, event::Connected>) {

@@ -235,3 +235,14 @@ TEST_CASE("a syntax error is reported with the file and line by toml11") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("validate_for_login refuses a game name that is not one printable token") {
+  CsaConfig c;
+  c.name = "bot";
+  c.password = "secret";
+  c.game = "floodgate-60-2F\nLOGOUT";  // found by the session fuzzer: two lines in x1 mode
+  CHECK(!client::validate_for_login(c));
+  CHECK(contains(client::validate_for_login(c).message(), "server.game"));
+  c.game = "floodgate-60-2F";
+  CHECK(client::validate_for_login(c));
+}
