@@ -33,7 +33,7 @@ LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 APP_OBJ  := $(APP_SRC:%.cpp=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 
-.PHONY: all bin tests-bin deps deps-if-missing test test-fast test-slow demo bench format clean
+.PHONY: all bin tests-bin deps deps-if-missing test test-fast test-slow demo bench format clean fuzz
 
 all: bin tests-bin
 bin: $(BUILD)/sashite
@@ -84,5 +84,63 @@ format:
 
 clean:
 	rm -rf build
+
+# ---- Fuzzing: libFuzzer targets (fuzz/*_fuzzer.cpp) built with clang 14; not part of `make test`.
+#   make fuzz                    build every target, run each FUZZ_SECONDS on a copy of its corpus
+#   make fuzz FUZZ_SECONDS=600   longer runs; FUZZ_TARGETS='sfen_fuzzer' to run only some
+# Everything goes to build/fuzz/: objects, binaries, corpus/<target> (the seeds of
+# fuzz/corpus/<target> plus what the run found), <target>.log, and crash-* / leak-* / timeout-*
+# inputs under artifacts/<target>/. A crash fails the target; the others still run.
+# Reproduce one: build/fuzz/<target> build/fuzz/artifacts/<target>/crash-...
+FUZZ_SECONDS ?= 60
+FUZZ_CXX     ?= clang++-14
+FUZZ_BUILD   ?= build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_FLAGS   := -std=c++20 -g -O1 -Wall -Wextra -pthread -I. -MMD -MP $(FUZZ_SAN)
+FUZZ_LIB_SRC := $(wildcard engine/*.cpp engine/*/*.cpp client/*.cpp)
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_ALL     := $(patsubst fuzz/%.cpp,%,$(wildcard fuzz/*_fuzzer.cpp))
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_RUN_FLAGS := -max_len=65536 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
+
+fuzz: deps-if-missing
+	@scripts/install-fuzz-deps.sh --check 2>/dev/null || scripts/install-fuzz-deps.sh
+	$(MAKE) -j$(JOBS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  rm -rf $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts/$$t; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts/$$t; \
+	  cp fuzz/corpus/$$t/* $(FUZZ_BUILD)/corpus/$$t/ || exit 1; \
+	  echo "== $$t: $(FUZZ_SECONDS) s, log in $(FUZZ_BUILD)/$$t.log"; \
+	  if $(FUZZ_BUILD)/$$t $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	       -dict=fuzz/csa.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
+	       $(FUZZ_BUILD)/corpus/$$t > $(FUZZ_BUILD)/$$t.log 2>&1; then \
+	    grep -E '^(#[0-9]+.*DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added))' \
+	      $(FUZZ_BUILD)/$$t.log || true; \
+	  else \
+	    failed="$$failed $$t"; tail -n 60 $(FUZZ_BUILD)/$$t.log; \
+	  fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (see $(FUZZ_BUILD)/artifacts)"; exit 1; fi; \
+	echo "fuzz: no crash in$(FUZZ_TARGETS:%= %)"
+
+.SECONDARY: $(FUZZ_ALL:%=$(FUZZ_BUILD)/obj/fuzz/%.o)
+
+$(FUZZ_BUILD)/libsashite_fuzz.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/%_fuzzer: $(FUZZ_BUILD)/obj/fuzz/%_fuzzer.o $(FUZZ_BUILD)/libsashite_fuzz.a
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+$(FUZZ_BUILD)/obj/fuzz/%.o: fuzz/%.cpp
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_ALL:%=$(FUZZ_BUILD)/obj/fuzz/%.d)
 
 -include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
