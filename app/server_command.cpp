@@ -26,6 +26,9 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
       ->check(CLI::IsMember({"random", "first"}));
   sub.add_option("--event", o.event, "the first field of every Game_ID (default: local)");
   sub.add_flag("--log", o.log, "print every line sent and received, with times");
+  sub.add_option("--delay-ms", o.delay_ms,
+                 "delay every line sent by this many ms, to inject latency (default: 0)")
+      ->check(CLI::Range(0, 60000));
 }
 
 }  // namespace tools

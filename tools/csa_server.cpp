@@ -40,7 +40,9 @@ struct GameSlot;
 // One client. Owned by the server's connection list (and kept alive by pending handlers).
 struct Connection : std::enable_shared_from_this<Connection> {
   enum class State { kLogin, kWaiting, kGame, kClosed };
-  Connection(tcp::socket s, int i) : socket(std::move(s)), id(i), login_timer(socket.get_executor()) {}
+  Connection(tcp::socket s, int i)
+      : socket(std::move(s)), id(i), login_timer(socket.get_executor()),
+        delay_timer(socket.get_executor()) {}
 
   tcp::socket socket;
   int id;
@@ -57,6 +59,10 @@ struct Connection : std::enable_shared_from_this<Connection> {
   bool writing = false;
   bool closing = false;  // close once the output is flushed; read nothing more
   asio::steady_timer login_timer;
+  // With ServerOptions::delay_ms: lines sent but held back, with the time they may leave.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> delayed;
+  asio::steady_timer delay_timer;
+  bool delay_armed = false;
 
   std::string label() const { return name.empty() ? "#" + std::to_string(id) : name; }
 };
@@ -157,15 +163,46 @@ struct CsaServer::Impl {
   void send(const std::shared_ptr<Connection>& c, const std::string& text) {
     if (c->state == Connection::State::kClosed || c->closing) return;
     log(*c, "<<", text);
+    if (options.delay_ms > 0) {
+      c->delayed.emplace_back(
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(options.delay_ms), text);
+      return arm_delay(c);
+    }
+    enqueue(c, text);
+  }
+
+  void enqueue(const std::shared_ptr<Connection>& c, const std::string& text) {
     c->out.push_back(text + "\n");
     c->out_bytes += text.size() + 1;
     if (c->out_bytes > kMaxPendingOutput) return drop(c);
     if (!c->writing) write(c);
   }
 
+  // One timer per connection releases the held-back lines in order when they are due.
+  void arm_delay(const std::shared_ptr<Connection>& c) {
+    if (c->delay_armed || c->delayed.empty()) return;
+    c->delay_armed = true;
+    c->delay_timer.expires_at(c->delayed.front().first);
+    c->delay_timer.async_wait([this, c](boost::system::error_code) {
+      c->delay_armed = false;
+      if (c->state == Connection::State::kClosed) return;
+      const auto now = std::chrono::steady_clock::now();
+      while (!c->delayed.empty() && c->delayed.front().first <= now) {
+        enqueue(c, c->delayed.front().second);
+        if (c->state == Connection::State::kClosed) return;
+        c->delayed.pop_front();
+      }
+      if (c->delayed.empty()) {
+        if (c->closing && !c->writing) write(c);  // closes the socket once flushed
+        return;
+      }
+      arm_delay(c);
+    });
+  }
+
   void write(const std::shared_ptr<Connection>& c) {
     if (c->out.empty()) {
-      if (c->closing) close_socket(c);
+      if (c->closing && c->delayed.empty()) close_socket(c);
       return;
     }
     c->writing = true;
@@ -196,6 +233,7 @@ struct CsaServer::Impl {
     c->socket.shutdown(tcp::socket::shutdown_both, ignored);
     c->socket.close(ignored);
     c->login_timer.cancel();
+    c->delay_timer.cancel();
     c->game.reset();  // the game holds its players: break the cycle
     forget_waiting(c);
     std::erase(connections, c);

@@ -45,6 +45,8 @@ struct ServerOptions {
   bool log = false;                // print every line sent and received, with times
   int agree_timeout_s = 120;       // no AGREE from both: "REJECT:<id> by the Server (timed out)"
   int login_timeout_s = 300;       // no LOGIN after connecting: the connection is closed
+  int delay_ms = 0;                // every line sent leaves this much later (order kept), to
+                                   // inject network latency in tests; 0: sent at once
 };
 
 // Adds the options of `sashite server` to `sub`, storing into `o` (which must outlive the
