@@ -104,7 +104,7 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_RUN_FLAGS := -max_len=65536 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
 
 fuzz: deps-if-missing
-	@scripts/install-fuzz-deps.sh --check 2>/dev/null || scripts/install-fuzz-deps.sh
+	@scripts/install-deps.sh --fuzz --check 2>/dev/null || scripts/install-deps.sh --fuzz
 	$(MAKE) -j$(JOBS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 	@failed=""; \
 	for t in $(FUZZ_TARGETS); do \
