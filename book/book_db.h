@@ -1,0 +1,56 @@
+// BookDb: an opening book stored in LevelDB (see book_format.h for the key/value layout).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "book/book_entry.h"
+#include "engine/status.h"
+
+namespace leveldb {
+class DB;
+}
+
+namespace book {
+
+// A LevelDB book directory, opened by one process at a time (LevelDB's LOCK file). The
+// engine never keeps it open: it loads every entry at start-up (load_book) and closes it, so
+// that any number of engines can use one book. Not thread-safe.
+class BookDb {
+ public:
+  BookDb();
+  ~BookDb();
+  BookDb(const BookDb&) = delete;
+  BookDb& operator=(const BookDb&) = delete;
+
+  // Opens an existing book (create=false) or creates one (create=true; an existing book is
+  // opened). Errors name the directory: not a book (no format-version record), a newer
+  // format, a corrupt database, locked by another process.
+  engine::Status open(const std::string& directory, bool create);
+  void close();
+
+  // Reads one entry by key; returns false when absent. Corrupt values are errors.
+  engine::Status get(uint64_t key, BookEntry& out, bool& found) const;
+  // Writes entries in one atomic WriteBatch; with combine, each is merged (BookEntry::
+  // merge_move) into what is stored under its key, else it replaces it.
+  engine::Status put(const std::vector<BookEntry>& entries, bool combine);
+  // Calls visit for every entry in key order; stops early (ok) when visit returns false.
+  engine::Status for_each(const std::function<bool(const BookEntry&)>& visit) const;
+  // Free-form metadata records (provenance, progress of `book think`), outside entry keys.
+  engine::Status get_meta(const std::string& name, std::string& value, bool& found) const;
+  engine::Status put_meta(const std::string& name, const std::string& value);
+
+  const std::string& directory() const { return directory_; }
+
+ private:
+  std::unique_ptr<leveldb::DB> db_;
+  std::string directory_;
+};
+
+// Reads a whole book into memory (open, for_each, close).
+engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out);
+
+}  // namespace book
