@@ -36,7 +36,7 @@ TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 .PHONY: all bin tests-bin deps deps-if-missing test test-fast test-slow demo bench format clean fuzz
 
 all: bin tests-bin
-bin: $(BUILD)/sashite
+bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
 tests-bin: $(BUILD)/sashite_tests
 
 $(BUILD)/libsashite.a: $(LIB_OBJ)
@@ -53,6 +53,19 @@ $(BUILD)/sashite_tests: $(TEST_OBJ) $(BUILD)/libsashite.a
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c -o $@ $<
+
+# The default opening book: data/book/README.md. Built into a new directory, then swapped in;
+# rebuilt when its source or the book format changes (not on every relink).
+DEFAULT_BOOK_SRC := data/book/gpsshogi-joseki.yaneuraou.db.gz
+$(BUILD)/book/default.stamp: $(DEFAULT_BOOK_SRC) book/book_format.h | $(BUILD)/sashite
+	@mkdir -p $(@D)
+	rm -rf $(BUILD)/book/default.new $(BUILD)/book/gpsshogi-joseki.yaneuraou.db
+	gunzip -c $(DEFAULT_BOOK_SRC) > $(BUILD)/book/gpsshogi-joseki.yaneuraou.db
+	$(BUILD)/sashite book import --format yaneuraou --book $(BUILD)/book/default.new \
+	  $(BUILD)/book/gpsshogi-joseki.yaneuraou.db
+	rm -rf $(BUILD)/book/default $(BUILD)/book/gpsshogi-joseki.yaneuraou.db
+	mv $(BUILD)/book/default.new $(BUILD)/book/default
+	touch $@
 
 deps:
 	scripts/install-deps.sh
@@ -80,7 +93,7 @@ bench: bin
 	$(BUILD)/sashite bench
 
 format:
-	clang-format -i $(wildcard engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp app/*.cpp app/*.h tools/*.cpp tools/*.h tests/*.cpp)
+	clang-format -i $(wildcard engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp client/*.h client/*.cpp book/*.h book/*.cpp app/*.cpp app/*.h tools/*.cpp tools/*.h tests/*.cpp tests/*.h)
 
 clean:
 	rm -rf build

@@ -2,6 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "app/book_command.h"
+#include "app/book_query_command.h"
+#include "app/book_think_command.h"
 #include "app/commands.h"
 #include "client/csa_command.h"
 #include "tools/csa_server.h"
@@ -49,6 +52,12 @@ int main(int argc, char** argv) {
       records->add_subcommand("check", "parse and replay every .csa file under the paths");
   records_check->add_option("paths", record_paths, "files or directories (searched recursively)")
       ->required();
+
+  CLI::App* book = app.add_subcommand("book", "opening books: import, export, stats, query, think, merge");
+  book->require_subcommand(1);
+  add_book_store_commands(*book);
+  add_book_query_commands(*book);
+  add_book_think_commands(*book);
 
   try {
     app.parse(argc, argv);

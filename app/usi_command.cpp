@@ -2,10 +2,12 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "book/engine_book.h"
 #include "engine/engine.h"
 #include "engine/usi.h"
 
 int run_usi_command() {
   engine::Engine engine;
+  book::install_book_loader(engine);
   return engine::run_usi(engine, std::cin, std::cout);
 }

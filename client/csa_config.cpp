@@ -172,6 +172,7 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                      {"hash_mb", r.int_key(c.hash_mb, 1, 1 << 20)},
                      {"ponder", r.bool_key(c.ponder)},
                      {"weights", r.string_key(c.weights)},
+                     {"book", r.string_key(c.book)},
                      {"floodgate_comments", r.bool_key(c.floodgate_comments)},
                      {"resign_threshold_cp", r.int_key(c.resign_threshold_cp, 0, 100000)},
                      {"usi", usi},

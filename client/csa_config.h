@@ -42,6 +42,8 @@
 //   hash_mb = 256             transposition table in MiB (USI_Hash), 1..1048576
 //   ponder = false            USI_Ponder; the client does not ponder yet (reserved)
 //   weights = ""              evaluation weights file (EvalFile); "" = the shipped default
+//   book = ""                 opening book directory (BookFile); "" = the shipped default,
+//                             "off" = no book (USI_OwnBook false)
 //   floodgate_comments = true send "'* <score> <pv>" after our moves
 //   resign_threshold_cp = 0   resign when the score is below -this (ResignValue);
 //                             0 = never, 0..100000
@@ -89,6 +91,7 @@ struct CsaConfig {
   int hash_mb = 256;
   bool ponder = false;
   std::string weights;
+  std::string book;
   bool floodgate_comments = true;
   int resign_threshold_cp = 0;
   struct UsiOption {

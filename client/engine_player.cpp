@@ -1,6 +1,8 @@
 // EngineAdapter: engine::Engine behind the EnginePlayer interface.
 #include "client/engine_player.h"
 
+#include "book/engine_book.h"
+
 namespace client {
 
 using engine::Status;
@@ -27,6 +29,7 @@ EngineMove engine_move_from(const engine::SearchResult& result,
 }
 
 EngineAdapter::EngineAdapter() {
+  book::install_book_loader(engine_);
   engine_.set_info_callback([this](const engine::SearchInfo& info) {
     if (info.pv.empty()) return;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -64,6 +67,12 @@ Status EngineAdapter::configure(const CsaConfig& c) {
   if (!c.weights.empty())
     if (Status st = engine_.set_option("EvalFile", c.weights); !st)
       return Status::error("engine.weights: " + st.message());
+  if (c.book == "off") {
+    if (Status st = engine_.set_option("USI_OwnBook", "false"); !st) return st;
+  } else if (!c.book.empty()) {
+    if (Status st = engine_.set_option("BookFile", c.book); !st)
+      return Status::error("engine.book: " + st.message());
+  }
   for (const CsaConfig::UsiOption& o : c.usi_options)
     if (Status st = engine_.set_option(o.name, o.value); !st)
       return Status::error(o.origin + ": engine.usi." + o.name + ": " + st.message());

@@ -29,6 +29,27 @@ std::string default_eval_file() {
   return candidates.front().string();
 }
 
+// Where the built book is looked for when BookFile is "default": the build directory's
+// book/default (make turns data/book into it), then the working directory's build/.
+std::string default_book_directory() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) candidates.push_back(exe.parent_path() / "book/default");
+  candidates.push_back(fs::path("build/book/default"));
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return p.string();
+  return candidates.front().string();
+}
+
+BookMode book_mode(const std::string& name) {
+  if (name == "exact") return BookMode::kExact;
+  if (name == "simple") return BookMode::kSimple;
+  if (name == "off") return BookMode::kOff;
+  return BookMode::kRelation;
+}
+
 FutilityController::Mode futility_mode(const std::string& name) {
   if (name == "fixed") return FutilityController::Mode::kFixed;
   if (name == "off") return FutilityController::Mode::kOff;
@@ -79,8 +100,84 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_check("QuiescenceChecks", true).on_change = [this](const Option& o) {
     search_->set_quiescence_checks(o.as_bool());
   };
+  // The opening book (book/ loads it; see set_book_loader). Users of other engines expect
+  // USI_OwnBook and the cut-offs below; the guidance itself follows techniques.md §3.
+  // Default: true. Use the engine's own book.
+  options_.add_check("USI_OwnBook", true).on_change = [this](const Option&) { apply_book(); };
+  // Default: "default", the book make builds from data/book (build/book/default).
+  options_.add_filename("BookFile", "default").on_change = [this](const Option&) {
+    book_loaded_ = false;
+    book_.reset();
+    apply_book();
+  };
+  // Default: relation. exact: the position itself; simple / relation: similar positions
+  // lend their moves (relation weighs squares by the near positions' book moves).
+  options_.add_combo("BookMode", "relation", {"off", "exact", "simple", "relation"}).on_change =
+      [this](const Option&) { apply_book(); };
+  // Default: guide (bonuses in the search). weighted: play a book move chosen at random by
+  // weight, without searching; best: play the favourite book move.
+  options_.add_combo("BookMoveChoice", "guide", {"guide", "weighted", "best"}).on_change =
+      [this](const Option&) { apply_book(); };
+  // Default: 120 (centipawns). The bonus of the book's favourite move; others pro rata.
+  options_.add_spin("BookBonus", 120, 0, 2000).on_change = [this](const Option&) { apply_book(); };
+  // Default: 40. The last game ply (SFEN move number) at which the book is consulted.
+  options_.add_spin("BookMaxPly", 40, 0, 1000).on_change = [this](const Option&) { apply_book(); };
+  // Default: 2. Plies of the search that get bonuses: 1 the root, 2 the replies as well.
+  options_.add_spin("BookSearchPlies", 2, 1, 2).on_change = [this](const Option&) { apply_book(); };
+  // Default: 12 (differing squares plus hand pieces). Farther positions lend nothing.
+  options_.add_spin("BookMaxDistance", 12, 0, 200).on_change = [this](const Option&) { apply_book(); };
+  // Default: 4. Similar positions whose moves are considered.
+  options_.add_spin("BookSimilarPositions", 4, 1, 64).on_change = [this](const Option&) { apply_book(); };
+  // Default: 0 (percent; 0 keeps all). Narrow book: drop moves under this share of the count.
+  options_.add_spin("BookNarrowCut", 0, 0, 100).on_change = [this](const Option&) { apply_book(); };
+  // Default: 0 (centipawns; 0 is off). Drop moves whose stored value trails the best by more.
+  options_.add_spin("BookEvalDiff", 0, 0, 10000).on_change = [this](const Option&) { apply_book(); };
+  // Default: 0 (0 is off). Drop moves whose stored value comes from a shallower search.
+  options_.add_spin("BookDepthLimit", 0, 0, 1000).on_change = [this](const Option&) { apply_book(); };
   for (const Option& o : options_.all())
     if (o.on_change) o.on_change(o);
+}
+
+void Engine::set_book_loader(BookLoader loader) {
+  search_->wait();
+  book_loader_ = std::move(loader);
+  book_loaded_ = false;
+  book_.reset();
+  apply_book();
+}
+
+void Engine::apply_book() {
+  BookGuidance g;
+  g.advisor = options_.get_bool("USI_OwnBook") ? book_ : nullptr;
+  g.request.mode = book_mode(options_.get_string("BookMode"));
+  g.request.k = int(options_.get_int("BookSimilarPositions"));
+  g.request.max_distance = int(options_.get_int("BookMaxDistance"));
+  g.request.narrow_cut_percent = int(options_.get_int("BookNarrowCut"));
+  g.request.eval_diff_cp = int(options_.get_int("BookEvalDiff"));
+  g.request.min_depth = int(options_.get_int("BookDepthLimit"));
+  const std::string& choice = options_.get_string("BookMoveChoice");
+  g.choice = choice == "weighted" ? BookGuidance::Choice::kWeighted
+             : choice == "best"   ? BookGuidance::Choice::kBest
+                                  : BookGuidance::Choice::kGuide;
+  g.bonus = Value(options_.get_int("BookBonus"));
+  g.max_game_ply = int(options_.get_int("BookMaxPly"));
+  g.search_plies = int(options_.get_int("BookSearchPlies"));
+  search_->set_book(std::move(g));
+}
+
+Status Engine::load_book() {
+  if (book_loaded_ || !book_loader_ || !options_.get_bool("USI_OwnBook") ||
+      options_.get_string("BookMode") == "off")
+    return Status::ok();
+  book_loaded_ = true;  // one attempt per BookFile: a missing book is reported once
+  std::string path = options_.get_string("BookFile");
+  if (path == "default" || path.empty()) path = default_book_directory();
+  std::shared_ptr<const BookAdvisor> loaded;
+  Status status = book_loader_(path, loaded);
+  book_ = status ? loaded : nullptr;
+  apply_book();
+  if (!status) return Status::error(status.message() + " (playing without a book)");
+  return Status::ok();
 }
 
 Engine::~Engine() {
@@ -100,6 +197,13 @@ Status Engine::set_option(const std::string& name, const std::string& value) {
 }
 
 Status Engine::prepare() {
+  Status book_status = load_book();
+  Status weights_status = load_weights();
+  if (!weights_status) return weights_status;
+  return book_status;
+}
+
+Status Engine::load_weights() {
   if (weights_loaded_) return Status::ok();
   std::string path = options_.get_string("EvalFile");
   if (path == "default" || path.empty()) path = default_eval_file();

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/book_advisor.h"
 #include "engine/options.h"
 #include "engine/position.h"
 #include "engine/status.h"
@@ -72,10 +73,16 @@ class Engine {
   // Sets an option by name (USI setoption); errors name the option and the value.
   Status set_option(const std::string& name, const std::string& value);
 
-  // Loads what the options name (the evaluation weights); go() does it too when needed.
-  // USI calls it at isready. On error the engine still works, with the built-in hand-set
-  // weights, and the error says so.
+  // Loads what the options name (the evaluation weights, the opening book); go() does it
+  // too when needed. USI calls it at isready. On error the engine still works (with the
+  // built-in hand-set weights, without a book) and the error says so.
   Status prepare();
+
+  // Opens the book a BookFile path names (the engine knows no storage; book/ provides it).
+  // Without a loader the engine plays without a book whatever the options say.
+  using BookLoader =
+      std::function<Status(const std::string& path, std::shared_ptr<const BookAdvisor>& out)>;
+  void set_book_loader(BookLoader loader);
 
   // Forgets everything learned from the previous game (hash, history, statistics that are
   // per game) so that the same search twice after new_game gives the same nodes.
@@ -105,8 +112,14 @@ class Engine {
 
  private:
   void apply_futility();
+  void apply_book();
+  Status load_book();
+  Status load_weights();
   Options options_;
   bool weights_loaded_ = false;
+  BookLoader book_loader_;
+  bool book_loaded_ = false;
+  std::shared_ptr<const BookAdvisor> book_;
   Position position_;
   InfoCallback on_info_;
   ResultCallback on_result_;

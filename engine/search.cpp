@@ -76,6 +76,13 @@ void Worker::prepare(const Position& root, Move root_hint) {
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
 }
 
+Value Worker::book_bonus(const std::vector<BookBonus>* bonuses, Move m) const {
+  if (!bonuses) return 0;
+  for (const BookBonus& b : *bonuses)
+    if (b.move16 == m.key16()) return b.bonus;
+  return 0;
+}
+
 Value Worker::evaluate() { return eval::evaluate(pos_, *manager_.weights_); }
 
 bool Worker::stopped() const { return manager_.stop_.load(std::memory_order_relaxed); }
@@ -179,7 +186,10 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     if (v >= beta) return v >= kValueMateInMaxPly ? beta : v;
   }
 
-  // Step 6. The moves.
+  // Step 6. The moves. In the first plies of an opening the book's moves get bonuses that
+  // carry into the values (the search is guided, not overruled: techniques.md §3).
+  const std::vector<BookBonus>* bonuses =
+      ply < manager_.book_plies_ ? manager_.book_bonuses(key) : nullptr;
   MovePicker picker(pos_, tt_move, killers_[ply], &history_);
   Value best_value = -kValueInfinite;
   Move best_move = kMoveNone;
@@ -212,6 +222,11 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     const int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
     const int new_depth = depth - 1 + extension;
 
+    // The child is searched against the window shifted by the move's book bonus.
+    const Value bonus = std::abs(alpha) < kValueMateInMaxPly && std::abs(beta) < kValueMateInMaxPly
+                            ? book_bonus(bonuses, m)
+                            : 0;
+    const Value a = alpha - bonus, b = beta - bonus;
     current_move_[ply] = m;
     pos_.do_move(m, gives_check);
     nodes_.fetch_add(1, std::memory_order_relaxed);
@@ -224,16 +239,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       if (in_check || gives_check) --r;
       r -= history_.get(~pos_.side_to_move(), m) / 6000;
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
-      v = -search<kNonPV>(-(alpha + 1), -alpha, reduced, ply + 1, true);
-      if (v > alpha && reduced < new_depth)
-        v = -search<kNonPV>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+      v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
+      if (v > a && reduced < new_depth)
+        v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
     } else if (!kPvNode || move_count > 1) {
-      v = -search<kNonPV>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+      v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
     }
-    if (kPvNode && (move_count == 1 || (v > alpha && (kRootNode || v < beta)))) {
+    if (kPvNode && (move_count == 1 || (v > a && (kRootNode || v < b)))) {
       pv_length_[ply + 1] = ply + 1;
-      v = -search<kPV>(-beta, -alpha, new_depth, ply + 1, false);
+      v = -search<kPV>(-b, -a, new_depth, ply + 1, false);
     }
+    if (bonus && std::abs(v) < kValueMateInMaxPly) v += bonus;
     pos_.undo_move();
     if (stopped()) return kValueZero;
     if (futility_node && !tactical && !gives_check)
@@ -514,6 +530,8 @@ void SearchManager::run() {
   } else if (legal.empty()) {
     result.kind = SearchResult::Kind::kResign;
     result.score = -kValueMate;
+  } else if (const auto book_move = choose_book_move(prepare_book(legal)); book_move) {
+    result = *book_move;
   } else {
     tt_.new_search();
     for (auto& w : workers_) w->prepare(root_, kMoveNone);
@@ -539,8 +557,9 @@ void SearchManager::run() {
     if (resign_value_ > 0 && result.score <= -resign_value_) result.kind = SearchResult::Kind::kResign;
     if (result.kind == SearchResult::Kind::kMove && !legal.contains(result.best)) result.best = legal[0];
   }
-  if (result.kind != SearchResult::Kind::kMove) {
-    // Declarations and resignations also wait for stop while pondering or infinite.
+  if (result.kind != SearchResult::Kind::kMove || result.depth == 0) {
+    // Declarations, resignations and book moves also wait for stop while pondering or
+    // infinite.
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [this] { return stop_.load() || (!pondering_.load() && !limits_.infinite); });
   }

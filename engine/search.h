@@ -7,9 +7,12 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <random>
 #include <thread>
 #include <vector>
 
+#include "engine/book_advisor.h"
 #include "engine/engine.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
@@ -24,6 +27,24 @@ class Weights;
 }
 
 class SearchManager;
+
+// How an opening book guides a search (the Book* options): bonuses for book moves that carry
+// into the search values at the root and the first plies, or a book move played outright.
+struct BookGuidance {
+  enum class Choice { kGuide, kWeighted, kBest };
+  std::shared_ptr<const BookAdvisor> advisor;  // null: no book
+  BookRequest request;
+  Choice choice = Choice::kGuide;
+  Value bonus = 120;       // centipawns for the book's favourite move, the others pro rata
+  int max_game_ply = 40;   // consult the book up to this game ply (the SFEN move number)
+  int search_plies = 2;    // bonuses at the root (1) and at the replies too (2)
+};
+
+// One book bonus for a move of a position met in the first plies of the search.
+struct BookBonus {
+  uint16_t move16;
+  Value bonus;
+};
 
 // One search thread's state: its own copy of the position, move-ordering tables and
 // principal variations; everything else is shared through the manager.
@@ -48,6 +69,7 @@ class Worker {
   Value qsearch(Value alpha, Value beta, int qdepth, int ply);
   Value evaluate();
   void update_pv(int ply, Move m);
+  Value book_bonus(const std::vector<BookBonus>* bonuses, Move m) const;
   void update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count, int depth);
   void check_limits();
   bool stopped() const;
@@ -86,6 +108,7 @@ class SearchManager {
   void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
   FutilityController& futility() { return futility_; }
   void set_keep_futility_stats(bool keep) { keep_futility_stats_ = keep; }
+  void set_book(BookGuidance guidance) { book_ = std::move(guidance); }
   void new_game();
 
   // Starts a search of `root` in the background; `on_result` fires when it ends.
@@ -102,6 +125,13 @@ class SearchManager {
   SearchResult pick_result();
   void report(const Worker& w, int depth);
   int64_t elapsed_ms() const;
+  // Fills book_bonuses_ for the root and the positions after each root move; returns the
+  // root's suggestions.
+  std::vector<BookSuggestion> prepare_book(const MoveList& legal);
+  // With BookMoveChoice weighted or best, the book move to play outright (no search).
+  std::optional<SearchResult> choose_book_move(const std::vector<BookSuggestion>& suggestions);
+  // The bonuses of the position with this key, when it is one the book guides; else null.
+  const std::vector<BookBonus>* book_bonuses(uint64_t key) const;
 
   TranspositionTable tt_;
   FutilityController futility_;
@@ -111,6 +141,11 @@ class SearchManager {
   int64_t overhead_ms_ = 100;
   Value resign_value_ = 0;
   bool quiescence_checks_ = true;
+  BookGuidance book_;
+  // Per search: the book's bonuses by position key (root and, with search_plies 2, replies).
+  std::vector<std::pair<uint64_t, std::vector<BookBonus>>> book_bonuses_;
+  int book_plies_ = 0;  // the plies (from the root) that look bonuses up
+  std::mt19937_64 book_random_{std::random_device{}()};
 
   // The current search.
   Position root_;

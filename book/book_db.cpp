@@ -1,0 +1,263 @@
+// BookDb: the opening book in a LevelDB directory (records laid out as in book_format.h).
+#include "book/book_db.h"
+
+#include <leveldb/db.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/write_batch.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <unordered_map>
+
+#include "book/book_format.h"
+
+namespace book {
+
+namespace {
+
+constexpr const char* kStartposKeyMeta = "startpos_key";
+
+// Stateless, shared by every open book (it must outlive each DB using it).
+const leveldb::FilterPolicy* bloom_filter_policy() {
+  static const leveldb::FilterPolicy* policy = leveldb::NewBloomFilterPolicy(10);
+  return policy;
+}
+
+std::string hex64(uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+uint64_t startpos_key() { return engine::Position().key(); }
+
+std::string where(const std::string& directory) { return "book directory '" + directory + "': "; }
+
+// Turns a LevelDB error into one that names the directory and says what to do.
+engine::Status leveldb_error(const std::string& directory, const leveldb::Status& s) {
+  const std::string text = s.ToString();
+  if (s.IsIOError() && text.find("lock") != std::string::npos)
+    return engine::Status::error(where(directory) +
+                                 "locked by another process (LevelDB lets one process open a "
+                                 "database at a time; close it or copy the book): " +
+                                 text);
+  if (s.IsCorruption())
+    return engine::Status::error(where(directory) + "corrupt database: " + text);
+  return engine::Status::error(where(directory) + text);
+}
+
+}  // namespace
+
+BookDb::BookDb() = default;
+BookDb::~BookDb() { close(); }
+
+void BookDb::close() {
+  db_.reset();
+  directory_.clear();
+}
+
+engine::Status BookDb::open(const std::string& directory, bool create) {
+  close();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool exists = fs::exists(directory, ec);
+  if (exists && !fs::is_directory(directory, ec))
+    return engine::Status::error(where(directory) + "not a directory");
+  const bool has_database = fs::exists(fs::path(directory) / "CURRENT", ec);
+  if (!has_database) {
+    if (!create)
+      return engine::Status::error(
+          where(directory) +
+          (exists ? "not a book (no LevelDB database in it)" : "does not exist"));
+    if (exists && !fs::is_empty(directory, ec))
+      return engine::Status::error(where(directory) +
+                                   "not a book (a non-empty directory without a LevelDB "
+                                   "database); choose a new or empty directory");
+  }
+
+  leveldb::Options options;
+  options.create_if_missing = create;
+  options.paranoid_checks = true;
+  options.filter_policy = bloom_filter_policy();
+  options.write_buffer_size = 16 << 20;
+  leveldb::DB* raw = nullptr;
+  leveldb::Status s = leveldb::DB::Open(options, directory, &raw);
+  if (!s.ok()) return leveldb_error(directory, s);
+  db_.reset(raw);
+  directory_ = directory;
+
+  std::string version_text;
+  s = db_->Get(leveldb::ReadOptions(), version_key(), &version_text);
+  if (s.IsNotFound()) {
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    it->SeekToFirst();
+    const bool empty = !it->Valid();
+    it.reset();
+    if (!empty || !create) {
+      close();
+      return engine::Status::error(where(directory) +
+                                   "not a book (a LevelDB database without a format-version "
+                                   "record)");
+    }
+    leveldb::WriteBatch batch;
+    batch.Put(version_key(), version_value(kFormatVersion));
+    batch.Put(meta_key(kStartposKeyMeta), hex64(startpos_key()));
+    s = db_->Write(leveldb::WriteOptions(), &batch);
+    if (!s.ok()) {
+      close();
+      return leveldb_error(directory, s);
+    }
+    return engine::Status::ok();
+  }
+  if (!s.ok()) {
+    close();
+    return leveldb_error(directory, s);
+  }
+  int version = 0;
+  if (!parse_version_value(version_text, version)) {
+    close();
+    return engine::Status::error(where(directory) + "not a book (format-version record '" +
+                                 version_text + "')");
+  }
+  if (version > kFormatVersion) {
+    close();
+    return engine::Status::error(where(directory) + "book format version " +
+                                 std::to_string(version) + " is newer than this sashite's (" +
+                                 std::to_string(kFormatVersion) + "); update sashite");
+  }
+  std::string stored_key;
+  s = db_->Get(leveldb::ReadOptions(), meta_key(kStartposKeyMeta), &stored_key);
+  if (s.ok() && stored_key != hex64(startpos_key())) {
+    close();
+    return engine::Status::error(
+        where(directory) + "built with different position keys (start position key " + stored_key +
+        ", this sashite's " + hex64(startpos_key()) + "); rebuild it with sashite book import");
+  }
+  return engine::Status::ok();
+}
+
+engine::Status BookDb::get(uint64_t key, BookEntry& out, bool& found) const {
+  found = false;
+  if (!db_) return engine::Status::error("book: get on a book that is not open");
+  std::string value;
+  leveldb::ReadOptions read_options;
+  read_options.verify_checksums = true;
+  const leveldb::Status s = db_->Get(read_options, entry_key(key), &value);
+  if (s.IsNotFound()) return engine::Status::ok();
+  if (!s.ok()) return leveldb_error(directory_, s);
+  out.key = key;
+  engine::Status decoded = decode_entry_value(value, out);
+  if (!decoded)
+    return engine::Status::error(where(directory_) + "entry " + hex64(key) +
+                                 ": corrupt value: " + decoded.message());
+  found = true;
+  return engine::Status::ok();
+}
+
+engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
+  if (!db_) return engine::Status::error("book: put on a book that is not open");
+  // Entries of this call sharing a key are combined (or the last one kept) before writing.
+  std::unordered_map<uint64_t, BookEntry> merged;
+  std::vector<uint64_t> order;
+  merged.reserve(entries.size());
+  for (const BookEntry& e : entries) {
+    auto [it, inserted] = merged.try_emplace(e.key);
+    BookEntry& target = it->second;
+    if (inserted) {
+      order.push_back(e.key);
+      if (combine) {
+        bool found = false;
+        engine::Status s = get(e.key, target, found);
+        if (!s) return s;
+        if (!found)
+          target = e;
+        else if (!(target.position == e.position))
+          return engine::Status::error(where(directory_) + "entry " + hex64(e.key) +
+                                       ": two different positions share this key");
+        else
+          for (const BookMove& m : e.moves) target.merge_move(m);
+      } else {
+        target = e;
+      }
+      continue;
+    }
+    if (!combine) {
+      target = e;
+      continue;
+    }
+    if (!(target.position == e.position))
+      return engine::Status::error(where(directory_) + "entry " + hex64(e.key) +
+                                   ": two different positions share this key");
+    for (const BookMove& m : e.moves) target.merge_move(m);
+  }
+  leveldb::WriteBatch batch;
+  std::string value;
+  for (uint64_t key : order) {
+    BookEntry& e = merged[key];
+    if (int(e.moves.size()) > kMaxMovesPerEntry)
+      return engine::Status::error(where(directory_) + "entry " + hex64(key) + ": " +
+                                   std::to_string(e.moves.size()) + " moves (at most " +
+                                   std::to_string(kMaxMovesPerEntry) + ")");
+    value.clear();
+    encode_entry_value(e, value);
+    batch.Put(entry_key(key), value);
+  }
+  const leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+  if (!s.ok()) return leveldb_error(directory_, s);
+  return engine::Status::ok();
+}
+
+engine::Status BookDb::for_each(const std::function<bool(const BookEntry&)>& visit) const {
+  if (!db_) return engine::Status::error("book: for_each on a book that is not open");
+  leveldb::ReadOptions read_options;
+  read_options.verify_checksums = true;
+  read_options.fill_cache = false;
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(read_options));
+  BookEntry entry;
+  for (it->Seek(std::string(1, kEntryTag)); it->Valid(); it->Next()) {
+    const leveldb::Slice key = it->key();
+    if (key.empty() || key[0] != kEntryTag) break;
+    if (!parse_entry_key(std::string_view(key.data(), key.size()), entry.key))
+      return engine::Status::error(where(directory_) + "corrupt entry key of " +
+                                   std::to_string(key.size()) + " bytes");
+    const leveldb::Slice value = it->value();
+    engine::Status decoded =
+        decode_entry_value(std::string_view(value.data(), value.size()), entry);
+    if (!decoded)
+      return engine::Status::error(where(directory_) + "entry " + hex64(entry.key) +
+                                   ": corrupt value: " + decoded.message());
+    if (!visit(entry)) return engine::Status::ok();
+  }
+  if (!it->status().ok()) return leveldb_error(directory_, it->status());
+  return engine::Status::ok();
+}
+
+engine::Status BookDb::get_meta(const std::string& name, std::string& value, bool& found) const {
+  found = false;
+  if (!db_) return engine::Status::error("book: get_meta on a book that is not open");
+  const leveldb::Status s = db_->Get(leveldb::ReadOptions(), meta_key(name), &value);
+  if (s.IsNotFound()) return engine::Status::ok();
+  if (!s.ok()) return leveldb_error(directory_, s);
+  found = true;
+  return engine::Status::ok();
+}
+
+engine::Status BookDb::put_meta(const std::string& name, const std::string& value) {
+  if (!db_) return engine::Status::error("book: put_meta on a book that is not open");
+  const leveldb::Status s = db_->Put(leveldb::WriteOptions(), meta_key(name), value);
+  if (!s.ok()) return leveldb_error(directory_, s);
+  return engine::Status::ok();
+}
+
+engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out) {
+  out.clear();
+  BookDb db;
+  engine::Status s = db.open(directory, /*create=*/false);
+  if (!s) return s;
+  return db.for_each([&out](const BookEntry& e) {
+    out.push_back(e);
+    return true;
+  });
+}
+
+}  // namespace book

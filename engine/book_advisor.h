@@ -1,0 +1,43 @@
+// BookAdvisor: what an opening book suggests in a position, as the search consumes it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/types.h"
+
+namespace engine {
+
+// How the book is consulted. kExact: the position itself must be in the book; kSimple and
+// kRelation: similar positions (techniques.md §3) lend their moves.
+enum class BookMode { kOff, kExact, kSimple, kRelation };
+
+// What a probe asks for; the engine fills it from its Book* options.
+struct BookRequest {
+  BookMode mode = BookMode::kRelation;
+  int k = 4;                     // similar positions kept (nearest first)
+  int max_distance = 12;         // squares + hand pieces; farther positions lend nothing
+  int narrow_cut_percent = 0;    // drop moves with less than this share of the count
+  int eval_diff_cp = 0;          // drop moves whose stored value trails the best by more; 0: off
+  int min_depth = 0;             // drop moves whose stored value is shallower; 0: off
+};
+
+// One suggested move: legal in the probed position, weight in (0, 1], best first.
+struct BookSuggestion {
+  Move move;
+  double weight = 0;  // share of the book's preference, the suggestions summing to 1
+  uint32_t count = 0;
+  Value value = kValueNone;  // a stored search value (side to move), or kValueNone
+};
+
+// An opening book seen from the engine. Implementations live outside engine/ (book/ keeps
+// it in LevelDB); the engine only asks. Thread-safe: probes may come from any thread.
+class BookAdvisor {
+ public:
+  virtual ~BookAdvisor() = default;
+  virtual std::vector<BookSuggestion> suggest(const Position& pos, const BookRequest& request) const = 0;
+};
+
+}  // namespace engine
