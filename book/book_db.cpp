@@ -1,6 +1,9 @@
 // BookDb: the opening book in a LevelDB directory (records laid out as in book_format.h).
 #include "book/book_db.h"
 
+#include <chrono>
+#include <thread>
+
 #include <leveldb/db.h>
 #include <leveldb/filter_policy.h>
 #include <leveldb/write_batch.h>
@@ -58,6 +61,7 @@ void BookDb::close() {
 
 engine::Status BookDb::open(const std::string& directory, bool create) {
   close();
+  locked_ = false;
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool exists = fs::exists(directory, ec);
@@ -82,7 +86,11 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
   options.write_buffer_size = 16 << 20;
   leveldb::DB* raw = nullptr;
   leveldb::Status s = leveldb::DB::Open(options, directory, &raw);
-  if (!s.ok()) return leveldb_error(directory, s);
+  if (!s.ok()) {
+    const engine::Status error = leveldb_error(directory, s);
+    locked_ = error.message().find("locked by another process") != std::string::npos;
+    return error;
+  }
   db_.reset(raw);
   directory_ = directory;
 
@@ -249,10 +257,18 @@ engine::Status BookDb::put_meta(const std::string& name, const std::string& valu
   return engine::Status::ok();
 }
 
-engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out) {
+engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
+                         int lock_wait_ms) {
   out.clear();
   BookDb db;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lock_wait_ms);
   engine::Status s = db.open(directory, /*create=*/false);
+  // Another engine loading the same book holds LevelDB's lock for a moment: wait for it.
+  for (int pause_ms = 10; !s && db.locked() && std::chrono::steady_clock::now() < deadline;
+       pause_ms = std::min(pause_ms * 2, 200)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    s = db.open(directory, /*create=*/false);
+  }
   if (!s) return s;
   return db.for_each([&out](const BookEntry& e) {
     out.push_back(e);

@@ -44,13 +44,18 @@ class BookDb {
   engine::Status put_meta(const std::string& name, const std::string& value);
 
   const std::string& directory() const { return directory_; }
+  // True when the last open failed because another process (or BookDb) holds the book.
+  bool locked() const { return locked_; }
 
  private:
   std::unique_ptr<leveldb::DB> db_;
   std::string directory_;
+  bool locked_ = false;
 };
 
-// Reads a whole book into memory (open, for_each, close).
-engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out);
+// Reads a whole book into memory (open, for_each, close). While another process holds the
+// book's lock (an engine loading it too), retries for up to lock_wait_ms.
+engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
+                         int lock_wait_ms = 0);
 
 }  // namespace book
