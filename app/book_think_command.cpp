@@ -39,8 +39,14 @@ void add_think(CLI::App& book) {
       ->capture_default_str();
   think->add_option("--book", o->book_dir, "think about the positions of this book");
   think->add_option("--min-count", o->min_count,
-                    "with --book: only positions whose moves' counts add up to at least N");
+                    "with --book or --records: only positions whose moves' counts add up to at least N");
   think->add_option("--sfens", o->sfens_path, "think about the positions of this file (an SFEN a line)");
+  think->add_option("--records", o->record_paths,
+                    "think about the positions of these CSA records (files or directories)");
+  think->add_option("--records-max-ply", o->records_max_ply,
+                    "with --records: positions up to this ply (0: all)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   think->add_option("--out", o->out_dir,
                     "the book directory the scored positions go to (created; a rerun resumes)")
       ->required();

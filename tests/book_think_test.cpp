@@ -295,6 +295,28 @@ TEST_CASE("book think: shards split the work, SFEN files, engine options") {
   CHECK(configs[0].command.find("sashite' usi") != std::string::npos);
 }
 
+TEST_CASE("book think: positions from CSA records, up to a ply, by occurrences") {
+  const std::string records = std::string(SASHITE_TEST_DATA_DIR) + "/records";
+  std::vector<tools::ThinkWork> all, common;
+  REQUIRE(tools::add_record_positions({records}, 4, 0, all).is_ok());
+  REQUIRE(tools::add_record_positions({records}, 4, 2, common).is_ok());
+  CHECK(all.size() > common.size());
+  CHECK_FALSE(common.empty());
+  const engine::Position start;
+  bool has_start = false;
+  for (const tools::ThinkWork& w : common) {
+    engine::Position pos;
+    REQUIRE(pos.set_sfen(w.sfen).is_ok());
+    CHECK(pos.key() == w.key);
+    has_start = has_start || w.key == start.key();
+  }
+  CHECK(has_start);  // every record begins there
+  std::vector<tools::ThinkWork> none;
+  engine::Status s = tools::add_record_positions({records + "/missing"}, 4, 0, none);
+  CHECK_FALSE(s.is_ok());
+  CHECK(s.message().find("missing") != std::string::npos);
+}
+
 TEST_CASE("book think: progress line with rate and ETA") {
   CHECK(format_duration_s(42) == "42s");
   CHECK(format_duration_s(185) == "3m05s");

@@ -288,8 +288,8 @@ Status make_think_engine_configs(const BookThinkOptions& o, std::vector<EngineCo
 }
 
 Status validate_book_think_options(const BookThinkOptions& o) {
-  if (o.book_dir.empty() && o.sfens_path.empty())
-    return Status::error("give the positions: --book DIR and/or --sfens FILE");
+  if (o.book_dir.empty() && o.sfens_path.empty() && o.record_paths.empty())
+    return Status::error("give the positions: --book DIR, --sfens FILE and/or --records PATH");
   if (o.out_dir.empty()) return Status::error("--out DIR is required");
   if (o.depth > 0 && o.movetime_ms > 0)
     return Status::error("--depth and --movetime exclude each other");
@@ -322,6 +322,9 @@ Status run_book_think(const BookThinkOptions& o, std::ostream& out, std::ostream
     if (Status s = add_book_positions(o.book_dir, o.min_count, work); !s) return s;
   if (!o.sfens_path.empty())
     if (Status s = add_sfen_file_positions(o.sfens_path, work); !s) return s;
+  if (!o.record_paths.empty())
+    if (Status s = add_record_positions(o.record_paths, o.records_max_ply, o.min_count, work); !s)
+      return s;
   select_think_work(shard, work);
   const size_t in_shard = work.size();
 

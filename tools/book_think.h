@@ -29,6 +29,10 @@ struct BookThinkOptions {
   std::string book_dir;
   uint32_t min_count = 0;
   std::string sfens_path;
+  // CSA records (files or directories) and the last ply whose positions are taken (0: all);
+  // min_count applies to how often a position occurs in them.
+  std::vector<std::string> record_paths;
+  int records_max_ply = 30;
   std::string out_dir;        // the book the scored entries go to (created; resumed)
   std::string shard = "0/1";  // "I/N": this run's part of the work (see ThinkShard)
   int jobs = 1;               // positions thought about at once, each with its own engines

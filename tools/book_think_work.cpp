@@ -1,6 +1,9 @@
 // The work list of `sashite book think`: reading inputs, sharding, skipping finished work.
 #include "tools/book_think_work.h"
 
+#include "book/book_builder.h"
+#include "book/import_records.h"
+
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -61,6 +64,24 @@ Status add_book_positions(const std::string& book_dir, uint32_t min_count,
   });
   if (!s) return s;
   return bad_entry;
+}
+
+Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
+                            uint32_t min_count, std::vector<ThinkWork>& out) {
+  book::RecordFilter filter;
+  filter.max_ply = max_ply;
+  book::BookBuilder positions;
+  book::ImportStats stats;
+  if (Status s = book::import_csa_records(paths, filter, positions, stats); !s) return s;
+  for (const book::BookEntry& entry : positions.sorted_entries()) {
+    uint64_t total = 0;
+    for (const book::BookMove& m : entry.moves) total += m.count;
+    if (total < min_count) continue;
+    engine::Position pos;
+    if (!pos.set(entry.position.setup())) continue;
+    out.push_back({pos.key(), pos.sfen()});
+  }
+  return Status::ok();
 }
 
 Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& out) {

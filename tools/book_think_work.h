@@ -41,6 +41,12 @@ engine::Status add_book_positions(const std::string& book_dir, uint32_t min_coun
 // the line.
 engine::Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& out);
 
+// Appends the positions of CSA records (files, or directories searched recursively) up to
+// max_ply (the position before move max_ply; 0: every position), each with at least
+// min_count occurrences over the records, in the order first met. Errors name the path.
+engine::Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
+                                    uint32_t min_count, std::vector<ThinkWork>& out);
+
 // Keeps the first of the positions with the same key, and those in `shard`, in order.
 void select_think_work(const ThinkShard& shard, std::vector<ThinkWork>& work);
 
