@@ -9,6 +9,7 @@
 #include <mutex>
 #include <ostream>
 
+#include "engine/mate/usi_mate.h"
 #include "engine/notation.h"
 
 namespace engine {
@@ -118,6 +119,7 @@ class UsiSession {
 
   Engine& engine_;
   LineWriter writer_;
+  mate::UsiMateRunner mate_;            // `go mate`: the mate solver on its own thread
   bool search_started_ = false;         // go was called and wait() has not followed yet
   std::atomic<bool> searching_{false};  // from go until the bestmove is printed
 };
@@ -138,6 +140,7 @@ UsiSession::~UsiSession() {
 }
 
 void UsiSession::finish_search() {
+  mate_.stop_and_wait();  // a `go mate` answers "checkmate timeout" when stopped
   if (!search_started_) return;
   if (searching_) engine_.stop();
   engine_.wait();
@@ -183,6 +186,7 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
     go(args);
   } else if (command == "stop") {
     if (search_started_) engine_.stop();
+    mate_.stop();
   } else if (command == "ponderhit") {
     if (search_started_) engine_.ponderhit();
   } else if (command == "gameover") {
@@ -229,8 +233,9 @@ void UsiSession::go(std::string_view args) {
   UsiGoCommand command = parse_usi_go(args);
   for (const std::string& e : command.errors) error(e);
   if (command.mate) {
-    // The mate solver (詰将棋 search) is not there yet; USI has an answer for that.
-    writer_.line("checkmate notimplemented");
+    // The mate solver on its own thread; `stop` or the time limit ends it.
+    mate_.start(engine_.position(), command.mate_ms,
+                [this](const std::string& line) { writer_.line(line); });
     return;
   }
   search_started_ = true;

@@ -376,7 +376,7 @@ TEST_CASE("usi: isready, setoption and errors that are not fatal") {
       "info string error: ",  // nothing
       "info string unknown command: frobnicate the engine",
       "info string error: ",  // gameover maybe
-      "checkmate notimplemented",
+      "checkmate nomate",
       "readyok",
   };
   REQUIRE(out.size() == expected_prefixes.size());
@@ -779,7 +779,7 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("hello"));
     REQUIRE(engine.wait_for("info string unknown command: hello", 5000));
     REQUIRE(engine.send("go mate 1000"));
-    REQUIRE(engine.wait_for("checkmate notimplemented", 5000));
+    REQUIRE(engine.wait_for("checkmate nomate", 5000));
 
     // The illegal-move position was refused: we are still at the start position.
     REQUIRE(engine.send("go infinite"));

@@ -1,0 +1,390 @@
+// The mate solver (engine/mate): generators against brute force, mate in 1 and 3 against
+// depth-limited df-pn, the problem sets with every mate line replayed, limits, long paths.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <thread>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/mate/mate1.h"
+#include "engine/mate/mate_hand.h"
+#include "engine/mate/mate_line.h"
+#include "engine/mate/mate_moves.h"
+#include "engine/mate/mate_table.h"
+#include "engine/mate/solver.h"
+#include "engine/mate/usi_mate.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/position.h"
+#include "tests/test_prng.h"
+#include "tools/mate_bench.h"
+
+using namespace engine;
+using namespace engine::mate;
+
+namespace {
+
+std::vector<tools::MateProblem> load(const std::string& name) {
+  std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/mate/" + name);
+  REQUIRE_MESSAGE(in.good(), "missing fixture " << name);
+  return tools::read_mate_problems(in);
+}
+
+Position position_of(const tools::MateProblem& p) {
+  Position pos;
+  const Status s = pos.set_sfen(p.sfen);
+  REQUIRE_MESSAGE(s.is_ok(), "line " << p.line_number << ": " << s.message());
+  return pos;
+}
+
+std::set<uint16_t> keys(const MoveList& list) {
+  std::set<uint16_t> out;
+  for (Move m : list) out.insert(m.key16());
+  return out;
+}
+
+// The brute-force truth: legal moves filtered by gives_check, or all legal moves in check.
+void check_generators(const Position& pos) {
+  const MoveList legal = legal_moves(pos);
+  MoveList checks;
+  generate_checks(pos, checks);
+  MoveList expected_checks;
+  for (Move m : legal)
+    if (pos.gives_check(m)) expected_checks.push(m);
+  CHECK_MESSAGE(keys(checks) == keys(expected_checks), "checks differ in " << pos.sfen());
+  CHECK(checks.size() == expected_checks.size());  // no duplicates
+  if (pos.in_check()) {
+    MoveList evasions;
+    generate_evasions(pos, evasions);
+    CHECK_MESSAGE(keys(evasions) == keys(legal), "evasions differ in " << pos.sfen());
+    CHECK(is_checkmated(pos) == legal.empty());
+  }
+}
+
+// Random tsume-like positions: a White king, a few pieces of both sides near it, a few
+// pieces in Black's hand, the rest in White's; Black (no king) to move.
+bool random_tsume_position(test::Prng& rng, Position& pos) {
+  PositionSetup setup;
+  int left[kPieceTypeNb] = {0, 18, 4, 4, 4, 2, 2, 4};
+  const int kf = rng.below(9), kr = rng.below(5);
+  setup.board[make_square(kf, kr)] = make_piece(kWhite, kKing);
+  const int pieces = 2 + rng.below(4);
+  for (int i = 0; i < pieces; ++i) {
+    const int f = std::clamp(kf + rng.below(5) - 2, 0, 8), r = std::clamp(kr + rng.below(5) - 1, 0, 8);
+    const Square s = make_square(f, r);
+    if (setup.board[s] != kNoPiece) continue;
+    PieceType t = PieceType(kPawn + rng.below(7));
+    if (left[t] == 0) continue;
+    --left[t];
+    const Color c = rng.below(3) == 0 ? kWhite : kBlack;
+    if (can_promote(t) && rng.below(3) == 0) t = promote(t);
+    setup.board[s] = make_piece(c, t);
+  }
+  const int in_hand = rng.below(4);
+  for (int i = 0; i < in_hand; ++i) {
+    const PieceType t = PieceType(kPawn + rng.below(7));
+    if (left[t] == 0) continue;
+    --left[t];
+    setup.hands[kBlack].add(t);
+  }
+  for (int t = kPawn; t <= kGold; ++t) setup.hands[kWhite].add(PieceType(t), left[t]);
+  setup.side_to_move = kBlack;
+  return pos.set(setup).is_ok();
+}
+
+MateResult solve(const Position& pos, MateAlgo algo, uint64_t nodes, int max_ply = 4000) {
+  MateOptions options;
+  options.algo = algo;
+  options.node_limit = nodes;
+  options.max_ply = max_ply;
+  options.table_megabytes = 16;
+  static MateTable table(16);
+  table.clear();
+  MateResult result;
+  REQUIRE(solve_mate(pos, options, result, &table).is_ok());
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("mate generators: checks and evasions equal the brute-force filter") {
+  int positions = 0;
+  for (const char* file : {"checkgen_cases.sfen", "evasion_cases.sfen", "mate_kongo50.sfen",
+                           "mate3_mate5_head20.sfen", "nomate_nogare17.sfen"}) {
+    for (const tools::MateProblem& p : load(file)) {
+      Position pos = position_of(p);
+      check_generators(pos);
+      // And one ply further: the replies to every check (evasion positions).
+      MoveList checks;
+      generate_checks(pos, checks);
+      for (Move m : checks) {
+        pos.do_move(m);
+        check_generators(pos);
+        pos.undo_move();
+      }
+      ++positions;
+    }
+  }
+  // Random playouts from the start position and random tsume positions.
+  test::Prng rng(20261126);
+  for (int game = 0; game < 30; ++game) {
+    Position pos;
+    for (int ply = 0; ply < 120; ++ply) {
+      const MoveList legal = legal_moves(pos);
+      if (legal.empty()) break;
+      pos.do_move(legal[rng.below(legal.size())]);
+      check_generators(pos);
+      ++positions;
+    }
+  }
+  for (int i = 0; i < 300; ++i) {
+    Position pos;
+    if (!random_tsume_position(rng, pos)) continue;
+    check_generators(pos);
+    ++positions;
+  }
+  MESSAGE(positions << " positions");
+}
+
+TEST_CASE("mate in 1 and mate in 3 agree with depth-limited df-pn on random positions") {
+  test::Prng rng(7);
+  int tried = 0, mates1 = 0, mates3 = 0;
+  while (tried < 400) {
+    Position pos;
+    if (!random_tsume_position(rng, pos)) continue;
+    ++tried;
+    const Move m1 = mate_in_1(pos);
+    const MateResult d1 = solve(pos, MateAlgo::kDfpn, 1'000'000, 1);
+    CHECK_MESSAGE((m1 != kMoveNone) == (d1.status == MateStatus::kMate), pos.sfen());
+    // A depth-limited search says no mate only when the attacker has no check at all.
+    MoveList root_checks;
+    generate_checks(pos, root_checks);
+    CHECK((d1.status != MateStatus::kNoMate || root_checks.empty()));
+    // A depth-limited no mate is sound (every check has an escape to a position without
+    // checks, say): the unlimited search must not find a mate.
+    if (m1 != kMoveNone) {
+      ++mates1;
+      CHECK(verify_mate_line(pos, kBlack, {m1}).is_ok());
+    }
+    Move first = kMoveNone;
+    const bool m3 = mate_in_3(pos, &first);
+    const MateResult d3 = solve(pos, MateAlgo::kDfpn, 1'000'000, 3);
+    CHECK_MESSAGE(m3 == (d3.status == MateStatus::kMate), pos.sfen());
+    if (d3.status == MateStatus::kNoMate)
+      CHECK(solve(pos, MateAlgo::kPds, 100'000).status != MateStatus::kMate);
+    if (m3) ++mates3;
+    if (m3) CHECK(d3.line.size() <= 3);
+    CHECK((m1 == kMoveNone || m3));
+  }
+  MESSAGE(tried << " positions, " << mates1 << " mates in 1, " << mates3 << " mates in <= 3");
+  CHECK(mates1 > 10);
+  CHECK(mates3 > mates1);
+}
+
+TEST_CASE("mate in 3 on the mate3/mate5 set; both solvers prove every one with a replayed line") {
+  const auto problems = load("mate3_mate5_head20.sfen");
+  REQUIRE(problems.size() == 20);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    Position pos = position_of(problems[i]);
+    Move first = kMoveNone;
+    CHECK_MESSAGE(mate_in_3(pos, &first) == (i < 10), "line " << problems[i].line_number);
+    for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+      const MateResult r = solve(pos, algo, 200'000);
+      CHECK_MESSAGE(r.status == MateStatus::kMate, to_string(algo) << " line " << problems[i].line_number);
+      if (r.status == MateStatus::kMate)
+        CHECK(verify_mate_line(pos, pos.side_to_move(), r.line).is_ok());
+    }
+  }
+}
+
+TEST_CASE("kongo set: mates only, every line replayed; nogare set: never a mate") {
+  for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+    int solved = 0;
+    for (const tools::MateProblem& p : load("mate_kongo50.sfen")) {
+      const Position pos = position_of(p);
+      const MateResult r = solve(pos, algo, 20'000);
+      CHECK_MESSAGE(r.status != MateStatus::kNoMate, to_string(algo) << " line " << p.line_number);
+      if (r.status == MateStatus::kMate) {
+        ++solved;
+        const Status s = verify_mate_line(pos, kBlack, r.line);
+        CHECK_MESSAGE(s.is_ok(), "line " << p.line_number << ": " << s.message());
+      }
+    }
+    MESSAGE(std::string(to_string(algo)) << ": " << solved << "/50 kongo mates at 20,000 nodes");
+    CHECK(solved >= 12);
+    int refuted = 0;
+    for (const tools::MateProblem& p : load("nomate_nogare17.sfen")) {
+      const MateResult r = solve(position_of(p), algo, 20'000);
+      CHECK_MESSAGE(r.status != MateStatus::kMate, to_string(algo) << " line " << p.line_number);
+      refuted += r.status == MateStatus::kNoMate;
+    }
+    MESSAGE(std::string(to_string(algo)) << ": " << refuted << "/17 nogare escapes proven at 20,000 nodes");
+    CHECK(refuted >= 3);
+  }
+}
+
+TEST_CASE("mate solver: limits answer unknown, never nomate") {
+  const Position pos = position_of(load("mate_kongo50.sfen").at(10));
+  for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+    const MateResult r = solve(pos, algo, 5);
+    CHECK(r.status == MateStatus::kUnknown);
+    CHECK(r.nodes <= 5);
+    CHECK(r.note.find("node limit") != std::string::npos);
+  }
+  std::atomic<bool> stop{true};
+  MateOptions options;
+  options.stop = &stop;
+  MateResult r;
+  // The stop flag is polled every 1024 nodes.
+  const Position hard = position_of(load("nomate_nogare17.sfen").at(1));
+  REQUIRE(solve_mate(hard, options, r).is_ok());
+  CHECK(r.status == MateStatus::kUnknown);
+  // A search whose paths are cut by max_ply cannot claim no mate.
+  const MateResult cut = solve(hard, MateAlgo::kDfpn, 100'000, 6);
+  CHECK(cut.status != MateStatus::kNoMate);
+}
+
+TEST_CASE("mate solver: long paths are walked without deep recursion trouble") {
+  // A bare king on an open board against a rook and a bishop in hand: endless checks, and
+  // df-pn dives deep. The path must stay bounded by max_ply, the answer never nomate.
+  Position pos;
+  REQUIRE(pos.set_sfen("9/9/9/9/4k4/9/9/9/9 b RB 1").is_ok());
+  const MateResult r = solve(pos, MateAlgo::kDfpn, 300'000, 4000);
+  // The long composed problems: out of reach at this budget (Microcosmos), but walked
+  // without trouble, and a mate is never called no mate.
+  for (const tools::MateProblem& p : load("long_problems.sfen")) {
+    const Position long_pos = position_of(p);
+    for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+      const MateResult x = solve(long_pos, algo, 300'000, 4000);
+      MESSAGE("line " << p.line_number << " " << std::string(to_string(algo)) << ": "
+                      << std::string(to_string(x.status)) << ", deepest path "
+                      << x.max_ply_reached << " plies, " << x.nodes << " nodes, stack "
+                      << x.stack_bytes << " bytes");
+      // Small frames: 4000 plies (max_ply's default) then need about 1.2 MB of stack.
+      if (x.max_ply_reached > 10) CHECK(x.stack_bytes / x.max_ply_reached < 512);
+      if (p.line_number == 3) CHECK(x.status != MateStatus::kNoMate);  // Microcosmos mates
+    }
+  }
+  CHECK(r.status != MateStatus::kMate);
+  CHECK(r.max_ply_reached <= 4000);
+  const MateResult shallow = solve(pos, MateAlgo::kPds, 100'000, 40);
+  CHECK(shallow.status != MateStatus::kNoMate);
+  CHECK(shallow.max_ply_reached <= 40);
+}
+
+TEST_CASE("mate table: hand domination and garbage collection") {
+  MateTable table(1);
+  Hand small, big;
+  small.add(kGold);
+  big.add(kGold);
+  big.add(kSilver);
+  table.store(42, small, 0, kInfinitePn, 10, kMoveNone, 3);  // proven with a gold
+  CHECK(table.lookup(42, big).pn == 0);       // superiority: more pieces, still mate
+  CHECK(!table.lookup(42, Hand()).found);     // fewer: nothing known
+  table.store(43, small, kInfinitePn, 0, 10);  // disproven with at most a gold
+  CHECK(table.lookup(43, Hand()).dn == 0);     // inferiority: fewer pieces, still no mate
+  CHECK(!table.lookup(43, big).found);
+  for (uint64_t k = 100; k < 100 + table.capacity(); ++k) table.store(k * 7919, small, 5, 5, uint32_t(k % 100));
+  CHECK(table.collections() > 0);
+  CHECK(table.used() < table.capacity());
+}
+
+TEST_CASE("sashite mate front: comments, errors by line, totals") {
+  std::istringstream in(
+      "# a comment\n\n"
+      "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1   # classic mate in 3\n"
+      "not a sfen\n"
+      "4k4/9/9/9/9/9/9/9/9 b - 1\n");
+  std::ostringstream out, err;
+  MateOptions options;
+  options.node_limit = 100000;
+  options.table_megabytes = 4;
+  const tools::MateTotals t = tools::run_mate_problems(in, options, out, err);
+  CHECK(t.mate == 1);
+  CHECK(t.nomate == 1);
+  CHECK(t.errors == 1);
+  CHECK(err.str().find("line 4:") != std::string::npos);
+  std::istringstream lines(out.str());
+  std::string first, second, total;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  std::getline(lines, total);
+  CHECK(first.rfind("mate ", 0) == 0);
+  CHECK(first.find(" nodes ") != std::string::npos);
+  CHECK(second.rfind("nomate nodes ", 0) == 0);
+  CHECK(total.rfind("total mate 1 nomate 1 unknown 0 errors 1", 0) == 0);
+}
+
+TEST_CASE("mate sets at 1,000,000 nodes: statuses and replayed lines" * doctest::test_suite("slow")) {
+  static MateTable table(64);  // at 16 MiB, garbage collection costs a few solutions
+  auto solve64 = [&](const Position& pos, MateAlgo algo) {
+    MateOptions options;
+    options.algo = algo;
+    options.node_limit = 1'000'000;
+    table.clear();
+    MateResult result;
+    REQUIRE(solve_mate(pos, options, result, &table).is_ok());
+    return result;
+  };
+  for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+    int mates = 0, refuted = 0;
+    for (const tools::MateProblem& p : load("mate_kongo50.sfen")) {
+      const Position pos = position_of(p);
+      const MateResult r = solve64(pos, algo);
+      CHECK(r.status != MateStatus::kNoMate);
+      if (r.status == MateStatus::kMate) {
+        ++mates;
+        CHECK(verify_mate_line(pos, kBlack, r.line).is_ok());
+      }
+    }
+    for (const tools::MateProblem& p : load("nomate_nogare17.sfen")) {
+      const MateResult r = solve64(position_of(p), algo);
+      CHECK(r.status != MateStatus::kMate);
+      refuted += r.status == MateStatus::kNoMate;
+    }
+    MESSAGE(std::string(to_string(algo)) << ": kongo " << mates << "/50 mate, nogare " << refuted
+                                         << "/17 nomate at 1,000,000 nodes");
+    CHECK(mates >= 45);
+    CHECK(refuted >= 10);
+  }
+}
+
+TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
+  UsiMateRunner runner;
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  auto print = [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex);
+    lines.push_back(line);
+  };
+  Position pos;
+  REQUIRE(pos.set_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").is_ok());
+  runner.start(pos, 1000, print);
+  runner.stop_and_wait();
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].rfind("checkmate ", 0) == 0);
+  CHECK(lines[0] != "checkmate nomate");
+  CHECK(lines[0] != "checkmate timeout");
+  REQUIRE(pos.set_sfen("startpos").is_ok());
+  runner.start(pos, -1, print);
+  runner.stop_and_wait();
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1] == "checkmate nomate");
+  // A hard one: the time limit, then an infinite search ended by stop.
+  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
+  runner.start(pos, 100, print);
+  runner.stop_and_wait();  // stop also ends it: either way the answer is timeout
+  runner.start(pos, -1, print);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  runner.stop();
+  runner.stop_and_wait();
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[2] == "checkmate timeout");
+  CHECK(lines[3] == "checkmate timeout");
+}
