@@ -6,6 +6,8 @@
 #include "app/book_query_command.h"
 #include "app/book_think_command.h"
 #include "app/commands.h"
+#include "app/mate_command.h"
+#include "app/svm_command.h"
 #include "client/csa_command.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
@@ -58,6 +60,8 @@ int main(int argc, char** argv) {
   add_book_store_commands(*book);
   add_book_query_commands(*book);
   add_book_think_commands(*book);
+  add_mate_command(app);
+  add_svm_command(app);
 
   try {
     app.parse(argc, argv);
