@@ -7,24 +7,15 @@
 
 #include "book/book_plies.h"
 #include "engine/notation.h"
+#include "engine/words.h"
 
 namespace book {
 
 namespace {
 
-constexpr const char* kHeader = "#YANEURAOU-DB2016 1.00";
+using engine::split_words;
 
-std::vector<std::string_view> split_spaces(std::string_view line) {
-  std::vector<std::string_view> tokens;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) tokens.push_back(line.substr(start, i - start));
-  }
-  return tokens;
-}
+constexpr const char* kHeader = "#YANEURAOU-DB2016 1.00";
 
 template <typename T>
 bool parse_int(std::string_view text, T& out) {
@@ -62,7 +53,7 @@ engine::Status import_yaneuraou_book_text(std::string_view text, std::string_vie
       }
       continue;
     }
-    const std::vector<std::string_view> t = split_spaces(line);
+    const std::vector<std::string_view> t = split_words(line);
     if (t.empty()) continue;
     if (block == Block::kNone)
       return engine::Status::error(where() + "a move line before any 'sfen' line");

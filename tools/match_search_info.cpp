@@ -6,22 +6,13 @@
 #include <limits>
 #include <vector>
 
+#include "engine/words.h"
+
 namespace tools {
 
 namespace {
 
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  for (;;) {
-    i = line.find_first_not_of(" \t", i);
-    if (i == std::string_view::npos) break;
-    const size_t end = std::min(line.find_first_of(" \t", i), line.size());
-    words.push_back(line.substr(i, end - i));
-    i = end;
-  }
-  return words;
-}
+using engine::split_words;
 
 // A whole word as a decimal integer in [min, max], an optional '+' or '-' in front.
 template <typename Int>

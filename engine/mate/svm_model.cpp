@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/words.h"
+
 namespace engine::mate {
 
 double SvmModel::decision_value(const MateFeatures& x) const {
@@ -35,19 +37,6 @@ double SvmModel::probability(double decision) const {
 }
 
 namespace {
-
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) words.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return words;
-}
 
 bool parse_double(std::string_view w, double& out) {
   const char* end = w.data() + w.size();
