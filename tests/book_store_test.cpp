@@ -14,6 +14,7 @@
 #include "book/import_gps_tsv.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "tests/temp_dir.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"
@@ -23,21 +24,6 @@ namespace fs = std::filesystem;
 using namespace book;
 
 namespace {
-
-// A fresh directory under the system temporary directory, removed at the end of the scope.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "sashite-book-test.XXXXXX").string();
-    REQUIRE(::mkdtemp(templ.data()) != nullptr);
-    path = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string sub(const std::string& name) const { return (path / name).string(); }
-};
 
 engine::Position position(const std::string& sfen) {
   engine::Position pos;

@@ -16,6 +16,7 @@
 #include "book/book_db.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "tests/temp_dir.h"
 #include "tools/book_merge.h"
 #include "tools/book_think.h"
 #include "tools/book_think_engines.h"
@@ -32,19 +33,6 @@ using namespace tools;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "sashite-think-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 engine::Move usi_move(const engine::Position& pos, const std::string& text) {
   engine::Move m;

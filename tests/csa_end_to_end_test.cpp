@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "engine/csa_record.h"
+#include "tests/temp_dir.h"
 #include "tools/csa_server.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -63,24 +64,6 @@ Lines split_lines(const std::string& text) {
   for (std::string line; std::getline(s, line);) lines.push_back(line);
   return lines;
 }
-
-// A fresh directory under the system temp dir, removed with everything in it at the end
-// (kept when SASHITE_KEEP_E2E is set, for a look after a failure).
-struct TempDir {
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "sashite-e2e.XXXXXX").string();
-    REQUIRE(::mkdtemp(templ.data()) != nullptr);
-    path = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (std::getenv("SASHITE_KEEP_E2E"))
-      MESSAGE("kept " << path.string());
-    else
-      fs::remove_all(path, ec);
-  }
-  fs::path path;
-};
 
 // The binary run as a child, stdout and stderr appended to `output`, stdin from /dev/null.
 // Killed (SIGKILL) and reaped when destroyed while still running. One thread drives it.
@@ -497,7 +480,7 @@ TEST_SUITE_BEGIN("slow");
 
 TEST_CASE("e2e: two sashite csa clients play a whole game on sashite server") {
   REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
-  TempDir dir;
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
   const auto t = Clock::now();
   Server server(dir.path, "server", {"--port", "0", "--games", "1", "--max-moves", "16"});
   play_one_game(dir.path, server);
@@ -506,7 +489,7 @@ TEST_CASE("e2e: two sashite csa clients play a whole game on sashite server") {
 
 TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clients play on") {
   REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
-  TempDir dir;
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
   auto first = std::make_unique<Server>(dir.path, "server1", Lines{"--port", "0", "--games", "1"});
   const int port = first->port;
   ClientSide a(dir.path, "e2e-a", 2), b(dir.path, "e2e-b", 2);
@@ -585,7 +568,7 @@ TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clie
 
 TEST_CASE("e2e: a server delaying every line by 100 ms; a whole game without a time loss") {
   REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
-  TempDir dir;
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
   const auto t = Clock::now();
   Server server(dir.path, "server",
                 {"--port", "0", "--games", "1", "--max-moves", "16", "--delay-ms", "100"});

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/csa_record.h"
+#include "tests/temp_dir.h"
 #include "tools/child_process.h"
 #include "tools/elo.h"
 #include "tools/match_openings.h"
@@ -27,20 +28,6 @@ using namespace tools;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "sashite-match-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
