@@ -17,7 +17,8 @@ using Milliseconds = std::chrono::milliseconds;
 std::string go_command(const MatchLimits& limits) {
   if (limits.byoyomi_ms > 0)
     return "go btime 0 wtime 0 byoyomi " + std::to_string(limits.byoyomi_ms);
-  return "go nodes " + std::to_string(limits.nodes);
+  if (limits.nodes > 0) return "go nodes " + std::to_string(limits.nodes);
+  return "go depth " + std::to_string(limits.depth);
 }
 
 int64_t move_wait_ms(const MatchLimits& limits) {
@@ -77,8 +78,9 @@ bool engine_at_fault(EndReason reason) {
 
 }  // namespace
 
-void SearchStats::add(const SearchReport& report) {
+void SearchStats::add(const SearchReport& report, int64_t elapsed_ms) {
   ++moves;
+  think_ms += elapsed_ms;
   if (report.depth) {
     ++depth_moves;
     depth_sum += *report.depth;
@@ -95,6 +97,7 @@ void SearchStats::add(const SearchStats& other) {
   depth_sum += other.depth_sum;
   nodes_moves += other.nodes_moves;
   nodes_sum += other.nodes_sum;
+  think_ms += other.think_ms;
 }
 
 std::optional<double> SearchStats::average_depth() const {
@@ -199,7 +202,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
       const int plies_before = referee.plies();
       referee.on_reply(bm.move, bm.elapsed_ms);
       if (referee.plies() > plies_before) {  // a move was played and recorded
-        out.search[us].add(bm.search);
+        out.search[us].add(bm.search, bm.elapsed_ms);
         if (std::string comment = search_comment(bm.search, us); !comment.empty())
           referee.record().moves.back().comments.push_back(std::move(comment));
       }

@@ -18,6 +18,7 @@ namespace tools {
 struct MatchLimits {
   int byoyomi_ms = 0;       // > 0: "go btime 0 wtime 0 byoyomi MS"
   int64_t nodes = 0;        // > 0 (and byoyomi_ms == 0): "go nodes N"
+  int depth = 0;            // > 0 (and the two above 0): "go depth D"
   // With byoyomi: a move not made within byoyomi_ms + time_margin_ms loses on time.
   int time_margin_ms = 1000;
   // With nodes: a move not made within this is a hang (the engine loses, no time loss).
@@ -26,7 +27,8 @@ struct MatchLimits {
   int max_plies = 256;           // the game is drawn after this many moves (of the record)
 };
 
-// The USI go command for the limits: "go btime 0 wtime 0 byoyomi 1000" or "go nodes 10000".
+// The USI go command for the limits: "go btime 0 wtime 0 byoyomi 1000", "go nodes 10000" or
+// "go depth 6".
 std::string go_command(const MatchLimits& limits);
 // How long to wait for a bestmove: byoyomi + margin, or the move timeout with nodes.
 int64_t move_wait_ms(const MatchLimits& limits);
@@ -49,8 +51,9 @@ struct SearchStats {
   int64_t depth_sum = 0;
   int nodes_moves = 0;    // of those, the moves it reported a node count for
   int64_t nodes_sum = 0;
+  int64_t think_ms = 0;   // wall time from go to bestmove, summed over its moves
 
-  void add(const SearchReport& report);
+  void add(const SearchReport& report, int64_t elapsed_ms = 0);
   void add(const SearchStats& other);
   // Averages over the moves with a report; empty when there were none.
   std::optional<double> average_depth() const;

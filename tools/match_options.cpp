@@ -21,7 +21,11 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
           ->check(CLI::Range(1, 86400000));
   CLI::Option* nodes = sub.add_option("--nodes", o.nodes, "nodes per move (go nodes)")
                            ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
+  CLI::Option* depth = sub.add_option("--depth", o.depth, "depth per move (go depth)")
+                           ->check(CLI::Range(1, 200));
   byoyomi->excludes(nodes);
+  byoyomi->excludes(depth);
+  nodes->excludes(depth);
   sub.add_option("--openings", o.openings_path,
                  "file of openings, one per line (SFEN, startpos moves ..., or USI moves); "
                  "each is played twice with colours swapped");
@@ -36,7 +40,7 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
       ->check(CLI::Range(0, 86400000))
       ->capture_default_str();
   sub.add_option("--move-timeout", o.move_timeout_ms,
-                 "with --nodes: ms without a bestmove before the engine loses as hung")
+                 "with --nodes or --depth: ms without a bestmove before the engine loses as hung")
       ->check(CLI::Range(1, 86400000))
       ->capture_default_str();
   sub.add_option("--ready-timeout", o.ready_timeout_ms, "ms to wait for usiok and readyok")
@@ -70,8 +74,8 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
 }
 
 Status validate_match_options(const MatchOptions& o) {
-  if ((o.byoyomi_ms > 0) == (o.nodes > 0))
-    return Status::error("give exactly one of --byoyomi MS and --nodes N");
+  if ((o.byoyomi_ms > 0) + (o.nodes > 0) + (o.depth > 0) != 1)
+    return Status::error("give exactly one of --byoyomi MS, --nodes N and --depth D");
   if (o.engine1.empty() || o.engine2.empty())
     return Status::error("both --engine1 and --engine2 are required");
   for (const auto* list : {&o.options1, &o.options2})

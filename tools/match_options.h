@@ -19,14 +19,15 @@ struct MatchOptions {
   std::vector<std::string> options1;  // "NAME=VALUE": setoption name NAME value VALUE
   std::vector<std::string> options2;
   int games = 2;
-  int byoyomi_ms = 0;  // exactly one of byoyomi_ms and nodes is > 0
+  int byoyomi_ms = 0;  // exactly one of byoyomi_ms, nodes and depth is > 0
   int64_t nodes = 0;
+  int depth = 0;
   std::string openings_path;  // "": every game from the start position
   std::string out_dir;        // "": a new directory ./match-YYYYMMDD-HHMMSS
   int jobs = 1;               // games played at the same time
   int max_plies = 256;
   int time_margin_ms = 1000;     // a byoyomi move later than byoyomi + margin loses on time
-  int move_timeout_ms = 60000;   // with --nodes: no bestmove within this is a hang
+  int move_timeout_ms = 60000;   // with --nodes or --depth: no bestmove within this is a hang
   int ready_timeout_ms = 30000;  // usiok and readyok
   bool isolate_home = false;     // a private OSL_HOME for every engine (gpsusi always has one)
   bool log = false;              // write each game's USI dialog to gNNN.log
@@ -40,7 +41,7 @@ struct MatchOptions {
 // `o`, which must outlive the parse.
 void add_match_options(CLI::App& sub, MatchOptions& o);
 
-// The checks the parser cannot make (one of --byoyomi/--nodes, K=V forms).
+// The checks the parser cannot make (one of --byoyomi/--nodes/--depth, K=V forms).
 engine::Status validate_match_options(const MatchOptions& o);
 
 }  // namespace tools

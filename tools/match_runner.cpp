@@ -50,7 +50,8 @@ std::string match_event(const MatchOptions& o) {
   std::string limit = o.byoyomi_ms > 0
                           ? "byoyomi " + std::to_string(o.byoyomi_ms) + " ms (margin " +
                                 std::to_string(o.time_margin_ms) + " ms)"
-                          : "nodes " + std::to_string(o.nodes);
+                          : o.nodes > 0 ? "nodes " + std::to_string(o.nodes)
+                                        : "depth " + std::to_string(o.depth);
   return "sashite match, " + std::to_string(o.games) + " games, " + limit + ", max " +
          std::to_string(o.max_plies) + " plies" +
          (o.openings_path.empty() ? "" : ", openings " + fs::path(o.openings_path).filename().string());
@@ -115,6 +116,7 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
   MatchLimits limits;
   limits.byoyomi_ms = o.byoyomi_ms;
   limits.nodes = o.nodes;
+  limits.depth = o.depth;
   limits.time_margin_ms = o.time_margin_ms;
   limits.move_timeout_ms = o.move_timeout_ms;
   limits.ready_timeout_ms = o.ready_timeout_ms;
@@ -135,6 +137,21 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
     games.push_back(std::move(g));
   }
   return games;
+}
+
+std::string format_think_time(const SearchStats& engine1, const SearchStats& engine2) {
+  auto per_move = [](const SearchStats& s) {
+    return s.moves ? format_average(double(s.think_ms) / s.moves, 1) : std::string("-");
+  };
+  std::string text = "think time: engine1 " + std::to_string(engine1.think_ms) + " ms (" +
+                     per_move(engine1) + " ms/move), engine2 " +
+                     std::to_string(engine2.think_ms) + " ms (" + per_move(engine2) + " ms/move)";
+  if (engine2.think_ms > 0 && engine1.moves > 0 && engine2.moves > 0) {
+    const double ratio = (double(engine1.think_ms) / engine1.moves) /
+                         (double(engine2.think_ms) / engine2.moves);
+    text += ", ratio per move " + format_average(ratio, 3);
+  }
+  return text;
 }
 
 std::string format_engine_stats(const std::string& label, const MatchEngineStats& stats,
@@ -189,7 +206,8 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       << ", records in " << dir.string() << std::endl;
   for (const std::string* command : {&o.engine1, &o.engine2}) {
     if (!is_gpsusi_command(*command)) continue;
-    if (o.nodes > 0) out << "match: warning: gpsusi exits on 'go nodes': it will lose every game\n";
+    if (o.nodes > 0 || o.depth > 0)
+      out << "match: warning: gpsusi exits on 'go nodes' and 'go depth': it will lose every game\n";
     if (o.byoyomi_ms > 0 && o.byoyomi_ms + o.time_margin_ms < 1000)
       out << "match: warning: gpsusi thinks about 0.8 s whatever the byoyomi; "
              "byoyomi + margin below 1000 ms risks time losses\n";
@@ -265,6 +283,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       << "engine2: " << (names[1].empty() ? o.engine2 : names[1]) << "\n"
       << format_engine_stats("engine1", stats[0], o.reuse_engines) << "\n"
       << format_engine_stats("engine2", stats[1], o.reuse_engines) << "\n"
+      << format_think_time(stats[0].search, stats[1].search) << "\n"
       << "final: " << score_text(score) << " in " << score.games() << " games\n"
       << "Elo difference engine1 - engine2: " << format_elo(elo) << "\n"
       << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()

@@ -39,6 +39,9 @@ struct MatchEngineStats {
 
 // "engine1 search: 40 moves, depth 9.35 avg (40 moves), nodes 81234 avg (40 moves), time
 // losses 0" and, when `with_restarts`, ", restarts 0"; "-" for an average without moves.
+// "think time: engine1 T1 ms (A1 ms/move), engine2 T2 ms (A2 ms/move), ratio per move R":
+// wall time from go to bestmove as the match saw it (engine start-up excluded).
+std::string format_think_time(const SearchStats& engine1, const SearchStats& engine2);
 std::string format_engine_stats(const std::string& label, const MatchEngineStats& stats,
                                 bool with_restarts);
 
