@@ -100,9 +100,11 @@ void run_data(DataOptions o) {
   std::printf(
       "records %d (unreadable %d), positions %d (record %d, search %d): mate %d, nomate %d; "
       "dropped unknown %d, duplicates %d; solver %s at %llu nodes; %.1f s\n",
-      stats.records, stats.records_unreadable, stats.mate + stats.nomate, stats.record_positions,
+      stats.records, stats.records_unreadable, stats.record_positions + stats.search_positions,
+      stats.record_positions,
       stats.search_positions, stats.mate, stats.nomate, stats.unknown, stats.duplicates,
-      o.labeller.c_str(), static_cast<unsigned long long>(o.data.nodes), seconds);
+      o.data.sfen_only ? "none (unlabelled)" : o.labeller.c_str(),
+      static_cast<unsigned long long>(o.data.sfen_only ? 0 : o.data.nodes), seconds);
 }
 
 struct TrainOptions {
@@ -241,6 +243,9 @@ void add_svm_command(CLI::App& app) {
                    "random line length 1..N below each record position")
       ->check(CLI::Range(1, 20));
   data->add_option("--seed", data_options->data.seed, "random seed");
+  data->add_flag("--sfen-only", data_options->data.sfen_only,
+                 "write the positions only, one SFEN per line, unlabelled (input for "
+                 "`sashite mate --compare`)");
   data->add_option("--max-games", data_options->data.max_games, "use at most N records (0: all)");
   data->add_option("--skip-games", data_options->data.skip_games,
                    "skip the first N records (sorted by path), to resume a run");

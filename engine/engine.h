@@ -16,6 +16,10 @@
 
 namespace engine {
 
+namespace mate {
+struct SvmModel;
+}  // namespace mate
+
 // What one `go` may spend. Times in milliseconds; -1 means "not given".
 struct SearchLimits {
   int64_t time_left_ms[kColorNb] = {-1, -1};  // btime, wtime
@@ -115,7 +119,11 @@ class Engine {
   void apply_book();
   Status load_book();
   Status load_weights();
+  void apply_mate_calls();
+  Status load_mate_model();
   Options options_;
+  bool mate_model_loaded_ = false;
+  std::shared_ptr<const mate::SvmModel> mate_model_;
   bool weights_loaded_ = false;
   BookLoader book_loader_;
   bool book_loaded_ = false;

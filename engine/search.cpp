@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "engine/eval/evaluate.h"
+#include "engine/mate/mate_table.h"
+#include "engine/mate/svm_control.h"
 #include "engine/see.h"
 
 namespace engine {
@@ -59,6 +61,9 @@ Worker::Worker(SearchManager& manager, int id) : manager_(manager), id_(id) { cl
 void Worker::clear() {
   history_.clear();
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
+  mate_table_.reset();  // made again at the first call (the settings may have changed)
+  mate_limit_.reset();
+  mate_calls_ = mate_nodes_ = mate_found_ = 0;
 }
 
 void Worker::prepare(const Position& root, Move root_hint) {
@@ -156,6 +161,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   if (!in_check) {
     static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
     if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, static_eval);
+  }
+
+  // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
+  if (!kRootNode && !in_check && manager_.mate_.enabled && depth >= manager_.mate_.min_depth &&
+      beta > -kValueMateInMaxPly) {
+    Move mating = kMoveNone;
+    if (const Value mate = probe_mate(ply, mating); mate != kValueNone) {
+      tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, static_eval);
+      return mate;
+    }
+    if (stopped()) return kValueZero;
   }
 
   // Step 4. Futility pruning at frontier and pre-frontier nodes (fail-high side), with the

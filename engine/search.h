@@ -28,6 +28,27 @@ class Weights;
 
 class SearchManager;
 
+namespace mate {
+class MateTable;
+class MateNodeLimitControl;
+struct SvmModel;
+}  // namespace mate
+
+// The mate solver called inside the search (techniques.md §1): at every node that is not the
+// root, not in check and at least min_depth deep, df-pn looks for a mate by checks with a
+// small node limit; a proven mate ends the node. Application 1 of the mate prediction scales
+// each call's limit by the sigmoid of the SVM's decision value, normalised by its running
+// mean (engine/mate/svm_control.h), times a multiplier.
+struct MateCallSettings {
+  bool enabled = false;       // Default: off (see the MateSearch option)
+  uint64_t nodes = 32;        // Default: 32 (the base node limit of one call)
+  int min_depth = 3;          // Default: 3 (remaining depth of the node, in plies)
+  bool control = false;       // Default: off (application 1)
+  double multiplier = 1.0;    // Default: 1 (application 1's total effort relative to nodes)
+  std::shared_ptr<const mate::SvmModel> model;  // application 1's model (null: no control)
+  static constexpr int kMaxPlies = 63;  // longest mate line a call looks for
+};
+
 // How an opening book guides a search (the Book* options): bonuses for book moves that carry
 // into the search values at the root and the first plies, or a book move played outright.
 struct BookGuidance {
@@ -73,6 +94,9 @@ class Worker {
   void update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count, int depth);
   void check_limits();
   bool stopped() const;
+  // The in-search mate call (search_mate.cpp): mate_in(ply + line length) when the side to
+  // move mates by checks within the call's node limit, else kValueNone.
+  Value probe_mate(int ply, Move& first_move);
 
   SearchManager& manager_;
   const int id_;
@@ -91,6 +115,15 @@ class Worker {
   Move root_hint_ = kMoveNone;
   std::vector<Move> root_moves_;  // legal root moves (no useless non-promotions)
   int calls_ = 0;
+  std::unique_ptr<mate::MateTable> mate_table_;  // kept between calls, cleared by clear()
+  std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
+  uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;
+
+ public:
+  ~Worker();
+  uint64_t mate_calls() const { return mate_calls_; }
+  uint64_t mate_nodes() const { return mate_nodes_; }
+  uint64_t mate_found() const { return mate_found_; }
 };
 
 // Runs searches: owns the threads, the transposition table, the futility statistics and the
@@ -109,6 +142,9 @@ class SearchManager {
   FutilityController& futility() { return futility_; }
   void set_keep_futility_stats(bool keep) { keep_futility_stats_ = keep; }
   void set_book(BookGuidance guidance) { book_ = std::move(guidance); }
+  // The in-search mate call's settings; takes effect at the next search (waits for one).
+  void set_mate_calls(MateCallSettings settings);
+  const MateCallSettings& mate_calls() const { return mate_; }
   void new_game();
 
   // Starts a search of `root` in the background; `on_result` fires when it ends.
@@ -142,6 +178,7 @@ class SearchManager {
   Value resign_value_ = 0;
   bool quiescence_checks_ = true;
   BookGuidance book_;
+  MateCallSettings mate_;
   // Per search: the book's bonuses by position key (root and, with search_plies 2, replies).
   std::vector<std::pair<uint64_t, std::vector<BookBonus>>> book_bonuses_;
   int book_plies_ = 0;  // the plies (from the root) that look bonuses up

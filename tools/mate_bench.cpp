@@ -71,7 +71,8 @@ std::string format_mate_totals(const MateTotals& t) {
 }
 
 MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& options,
-                             std::ostream& out, std::ostream& err) {
+                             std::ostream& out, std::ostream& err,
+                             engine::mate::MateNodeLimitControl* limit) {
   MateTotals totals;
   engine::mate::MateTable table(options.table_megabytes);
   for (const MateProblem& p : read_mate_problems(in)) {
@@ -80,7 +81,9 @@ MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& 
     engine::mate::MateResult result;
     if (s) {
       table.clear();  // problems are independent (their piece totals may differ)
-      s = engine::mate::solve_mate(pos, options, result, &table);
+      engine::mate::MateOptions these = options;
+      if (limit) these.node_limit = limit->node_limit(pos, options.node_limit);
+      s = engine::mate::solve_mate(pos, these, result, &table);
     }
     if (!s) {
       err << "line " << p.line_number << ": error: " << s.message() << std::endl;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/mate/solver.h"
+#include "engine/mate/svm_control.h"
 #include "engine/status.h"
 
 namespace tools {
@@ -36,7 +37,10 @@ std::string format_mate_totals(const MateTotals& totals);
 
 // Solves every problem of `in` and writes one line per problem, then the total line, to
 // `out`; a bad SFEN gets "line N: ..." on `err` and counts as an error. Returns the totals.
+// With `limit`, each problem's node limit is limit->node_limit(position, options.node_limit)
+// (application 1).
 MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& options,
-                             std::ostream& out, std::ostream& err);
+                             std::ostream& out, std::ostream& err,
+                             engine::mate::MateNodeLimitControl* limit = nullptr);
 
 }  // namespace tools

@@ -42,7 +42,7 @@ std::vector<std::string> csa_files_under(const std::string& dir, Status& status)
 
 Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, std::ostream& out,
                      SvmDataStats& stats, std::ostream* log) {
-  if (!label) return Status::error("svm data: no mate solver to label with");
+  if (!label && !options.sfen_only) return Status::error("svm data: no mate solver to label with");
   Status status;
   const std::vector<std::string> files = csa_files_under(options.records_dir, status);
   if (!status) return status;
@@ -50,15 +50,24 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
   std::mt19937_64 rng(options.seed);
   std::unordered_set<uint64_t> seen;
 
-  out << "# sashite svm data 1: LABEL<TAB>SOURCE<TAB>SFEN (tools/svm_data.h)\n";
+  if (options.sfen_only)
+    out << "# sashite svm data --sfen-only: one unlabelled SFEN per line\n";
+  else
+    out << "# sashite svm data 1: LABEL<TAB>SOURCE<TAB>SFEN (tools/svm_data.h)\n";
   out << "# records " << options.records_dir << ", last " << options.positions_per_game
       << " positions each plus one random node 1.." << options.max_search_plies
-      << " plies below each; solver budget " << options.nodes << " nodes; seed " << options.seed
-      << "\n";
+      << " plies below each; "
+      << (options.sfen_only ? "unlabelled" : "solver budget " + std::to_string(options.nodes) + " nodes")
+      << "; seed " << options.seed << "\n";
 
   auto emit = [&](const Position& pos, bool from_record) {
     if (!seen.insert(pos.key()).second) {
       ++stats.duplicates;
+      return;
+    }
+    if (options.sfen_only) {
+      ++(from_record ? stats.record_positions : stats.search_positions);
+      out << pos.sfen() << '\n';
       return;
     }
     const auto start = std::chrono::steady_clock::now();

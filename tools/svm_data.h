@@ -40,6 +40,9 @@ struct SvmDataOptions {
   int max_games = 0;          // 0: every record
   int skip_games = 0;         // start after the first N records (to resume a run)
   double slow_seconds = 5.0;  // log positions whose labelling takes longer
+  // Write the positions only, one SFEN per line, unlabelled (no solver runs): the input of
+  // `sashite mate --compare`, which needs the hard positions the labelling would drop.
+  bool sfen_only = false;
 };
 
 struct SvmDataStats {
@@ -69,7 +72,8 @@ struct SvmExample {
 // Builds the dataset: for each record, its last positions_per_game positions, and from each of
 // them one node at the end of a random line of 1..max_search_plies legal moves (the document's
 // "random node of a shallow search"); each labelled by `label` at options.nodes. Unknown
-// results are dropped and counted. Progress goes to `log` when not null.
+// results are dropped and counted. Progress goes to `log` when not null. With
+// options.sfen_only the lines are bare SFENs and `label` is not called (it may be empty).
 engine::Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label,
                              std::ostream& out, SvmDataStats& stats, std::ostream* log);
 

@@ -270,7 +270,7 @@ void MateSearch::threshold_increments(int ply, uint32_t& pn_increment, uint32_t&
   pn_increment = dn_increment = 1;
   MateHooks* hooks = options_.hooks;
   if (!hooks || !hooks->wants_threshold_increments()) return;
-  hooks->threshold_increments(pos_, ply, pn_increment, dn_increment);
+  hooks->threshold_increments(pos_, ply, is_or_node(ply), pn_increment, dn_increment);
   pn_increment = std::max<uint32_t>(pn_increment, 1);
   dn_increment = std::max<uint32_t>(dn_increment, 1);
 }

@@ -43,11 +43,14 @@ MateSearch::Value MateSearch::pds(int ply, uint32_t thpn, uint32_t thdn) {
     } else {
       raise_pn = pn < thpn && (child_pn_smaller || dn >= thdn);
     }
+    // A step of the increment, but never past what this node's own threshold needs (the
+    // node deepens in steps of its increments up to its thresholds; with increments of 1
+    // the cap never binds, since the unmet gap is at least 1).
     uint32_t child_thpn = best->pn, child_thdn = best->dn;
     if (raise_pn)
-      child_thpn = add_numbers(best->pn, pn_increment);
+      child_thpn = add_numbers(best->pn, std::min(pn_increment, thpn - pn));
     else
-      child_thdn = add_numbers(best->dn, dn_increment);
+      child_thdn = add_numbers(best->dn, std::min(dn_increment, thdn - dn));
     search_child(ply, *best, child_thpn, child_thdn, true);
   }
   return finish(ply, nodes_ - start);

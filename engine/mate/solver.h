@@ -29,16 +29,17 @@ class MateHooks {
   // in the table. `or_node`: the attacker is to move in `pos`; `ply` from the root.
   // Called only when wants_initial_numbers() is true (it costs a do/undo per child).
   virtual bool wants_initial_numbers() const { return false; }
-  virtual void initial_numbers(const Position& pos, int ply, bool or_node, uint32_t& pn,
+  // `pos` may be changed during the call (a null move) but is restored before it returns.
+  virtual void initial_numbers(Position& pos, int ply, bool or_node, uint32_t& pn,
                                uint32_t& dn) {
     (void)pos, (void)ply, (void)or_node, (void)pn, (void)dn;
   }
   // Application 3: PDS's threshold increments at a node (its multiple iterative deepening);
   // PDS raises the threshold whose (number / increment) is smaller.
   virtual bool wants_threshold_increments() const { return false; }
-  virtual void threshold_increments(const Position& pos, int ply, uint32_t& pn_increment,
-                                    uint32_t& dn_increment) {
-    (void)pos, (void)ply, (void)pn_increment, (void)dn_increment;
+  virtual void threshold_increments(Position& pos, int ply, bool or_node,
+                                    uint32_t& pn_increment, uint32_t& dn_increment) {
+    (void)pos, (void)ply, (void)or_node, (void)pn_increment, (void)dn_increment;
   }
 };
 

@@ -1,0 +1,52 @@
+// The mate solver inside the search: the per-node call, its table, and application 1 (the
+// node limit steered by the mate prediction).
+#include "engine/mate/solver.h"
+#include "engine/mate/svm_control.h"
+#include "engine/search.h"
+
+namespace engine {
+namespace {
+
+constexpr size_t kMateTableMegabytes = 8;  // per search thread
+
+}  // namespace
+
+Worker::~Worker() = default;
+
+void SearchManager::set_mate_calls(MateCallSettings settings) {
+  wait();
+  mate_ = std::move(settings);
+  for (auto& w : workers_) w->clear();
+}
+
+Value Worker::probe_mate(int ply, Move& first_move) {
+  const MateCallSettings& settings = manager_.mate_;
+  if (!mate_table_) mate_table_ = std::make_unique<mate::MateTable>(kMateTableMegabytes);
+  uint64_t limit = settings.nodes;
+  if (settings.control && settings.model) {
+    if (!mate_limit_)
+      mate_limit_ = std::make_unique<mate::MateNodeLimitControl>(settings.model, settings.multiplier);
+    limit = mate_limit_->node_limit(pos_, settings.nodes);
+  } else if (settings.multiplier != 1.0) {
+    limit = uint64_t(double(limit) * settings.multiplier + 0.5);
+  }
+  if (limit == 0) return kValueNone;
+  mate::MateOptions options;
+  options.algo = mate::MateAlgo::kDfpn;
+  options.node_limit = limit;
+  options.max_ply = MateCallSettings::kMaxPlies;
+  options.stop = &manager_.stop_;
+  mate::MateResult result;
+  mate::solve_mate(pos_, options, result, mate_table_.get());
+  ++mate_calls_;
+  mate_nodes_ += result.nodes;
+  nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
+  if (result.status != mate::MateStatus::kMate) return kValueNone;
+  const int length = int(result.line.size());
+  if (ply + length >= kMaxPly) return kValueNone;
+  ++mate_found_;
+  first_move = result.line.front();
+  return mate_in(ply + length);
+}
+
+}  // namespace engine

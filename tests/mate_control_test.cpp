@@ -1,0 +1,256 @@
+// The mate-prediction applications: the solver hooks (initial numbers, PDS thresholds), the
+// in-search node-limit control, the comparison tables and the mate calls inside the search.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/mate/solver.h"
+#include "engine/mate/svm_control.h"
+#include "engine/mate/svm_model.h"
+#include "engine/notation.h"
+#include "tools/mate_compare.h"
+
+using namespace engine;
+using namespace engine::mate;
+
+namespace {
+
+std::vector<tools::MateProblem> load_problems(const std::string& name) {
+  std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/mate/" + name);
+  REQUIRE_MESSAGE(in.good(), "missing fixture " << name);
+  return tools::read_mate_problems(in);
+}
+
+std::shared_ptr<SvmModel> shipped_model() {
+  auto model = std::make_shared<SvmModel>();
+  const Status s = load_svm_model(default_svm_model_path(), *model);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  return model;
+}
+
+Position position_of(const std::string& sfen) {
+  Position pos;
+  const Status s = pos.set_sfen(sfen);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  return pos;
+}
+
+}  // namespace
+
+TEST_CASE("mate control: names parse back, unknown names are refused") {
+  for (MateControl c : {MateControl::kNone, MateControl::kLimit, MateControl::kInit,
+                        MateControl::kThreshold}) {
+    MateControl back = MateControl::kNone;
+    CHECK(parse_mate_control(to_string(c), back));
+    CHECK(back == c);
+  }
+  MateControl c = MateControl::kInit;
+  CHECK_FALSE(parse_mate_control("thresholds", c));
+  CHECK(c == MateControl::kInit);
+}
+
+TEST_CASE("mate control: initial numbers and increments follow the prediction and the depth") {
+  // A model with a single weight on the defender's escape squares around its king: fewer
+  // escapes -> mate predicted. Bias +1.5, weight -1 per escape square.
+  SvmModel model;
+  model.bias = 1.5f;
+  model.weights[kDefenderBlock + feature::kZoneAround + feature::kZoneEscape] = -1.0f;
+  // Boxed-in king (no escape): predicted mate. Open king in the centre: predicted no mate.
+  Position boxed = position_of("3nkn3/3p1p3/9/9/9/9/9/9/4K4 b G 1");
+  Position open = position_of("9/9/9/9/4k4/9/9/9/4K4 b G 1");
+  REQUIRE(SvmModel::predicts_mate(attacker_decision(model, boxed, true)));
+  REQUIRE_FALSE(SvmModel::predicts_mate(attacker_decision(model, open, true)));
+
+  SvmMateHooks init(model, MateControl::kInit, 5);
+  CHECK(init.wants_initial_numbers());
+  CHECK_FALSE(init.wants_threshold_increments());
+  uint32_t pn = 0, dn = 0;
+  init.initial_numbers(boxed, 1, true, pn, dn);
+  CHECK(pn == 1);
+  CHECK(dn == 1 + 5 - 1);
+  init.initial_numbers(open, 2, true, pn, dn);
+  CHECK(pn == 1 + 5 - 2);
+  CHECK(dn == 1);
+  init.initial_numbers(open, 5, true, pn, dn);  // at ply a and beyond: plain 1/1
+  CHECK(pn == 1);
+  CHECK(dn == 1);
+
+  SvmMateHooks threshold(model, MateControl::kThreshold, 7);
+  CHECK(threshold.wants_threshold_increments());
+  CHECK_FALSE(threshold.wants_initial_numbers());
+  uint32_t pi = 0, di = 0;
+  threshold.threshold_increments(boxed, 0, true, pi, di);
+  CHECK(pi > 1);
+  CHECK(pi <= 8);
+  CHECK(di == 1);
+  threshold.threshold_increments(open, 3, true, pi, di);
+  CHECK(pi == 1);
+  CHECK(di > 1);
+  CHECK(di <= 1 + 7 - 3);
+  threshold.threshold_increments(open, 7, true, pi, di);
+  CHECK(pi == 1);
+  CHECK(di == 1);
+
+  // An AND node (the defender to move) is read from the attacker's side through a null
+  // move, and the position comes back unchanged.
+  Position defender = position_of("3nkn3/3p1p3/4G4/9/9/9/9/9/4K4 w - 1");
+  const uint64_t key = defender.key();
+  const std::string sfen = defender.sfen();
+  attacker_decision(model, defender, false);
+  CHECK(defender.key() == key);
+  CHECK(defender.sfen() == sfen);
+}
+
+TEST_CASE("mate control: the controlled solvers still answer right and verify their lines") {
+  const auto model = shipped_model();
+  const std::vector<tools::MateProblem> mates = load_problems("mate3_mate5_head20.sfen");
+  const std::vector<tools::MateProblem> nomates = load_problems("nomate_nogare17.sfen");
+  for (MateControl control : {MateControl::kInit, MateControl::kThreshold}) {
+    SvmMateHooks hooks(*model, control, control == MateControl::kInit ? 5 : 7);
+    for (MateAlgo algo : {MateAlgo::kPds, MateAlgo::kDfpn}) {
+      if (control == MateControl::kThreshold && algo == MateAlgo::kDfpn) continue;
+      CAPTURE(to_string(control));
+      CAPTURE(to_string(algo));
+      MateOptions options;
+      options.algo = algo;
+      options.node_limit = 200000;
+      options.table_megabytes = 16;
+      options.hooks = &hooks;
+      int mated = 0;
+      for (const tools::MateProblem& p : mates) {
+        MateResult r;
+        REQUIRE(solve_mate(position_of(p.sfen), options, r).is_ok());
+        CHECK_MESSAGE(r.status == MateStatus::kMate, "line " << p.line_number);
+        CHECK((r.line.size() % 2) == 1);
+        mated += r.status == MateStatus::kMate;
+      }
+      CHECK(mated == int(mates.size()));
+      options.node_limit = 20000;  // the escape problems: never a false mate (unknown is fine)
+      for (const tools::MateProblem& p : nomates) {
+        MateResult r;
+        REQUIRE(solve_mate(position_of(p.sfen), options, r).is_ok());
+        CHECK_MESSAGE(r.status != MateStatus::kMate, "line " << p.line_number);
+      }
+    }
+  }
+}
+
+TEST_CASE("mate control: the node-limit control keeps the total effort") {
+  const auto model = shipped_model();
+  std::vector<Position> positions;
+  for (const char* name : {"mate3_mate5_head20.sfen", "nomate_nogare17.sfen", "mate_kongo50.sfen",
+                           "checkgen_cases.sfen"})
+    for (const tools::MateProblem& p : load_problems(name)) {
+      Position pos;
+      if (pos.set_sfen(p.sfen).is_ok()) positions.push_back(pos);
+    }
+  REQUIRE(positions.size() > 100);
+  MateNodeLimitControl none(nullptr, 0.75);
+  CHECK(none.node_limit(positions[0], 1000) == 750);
+  MateNodeLimitControl control(model, 1.0);
+  // Many passes over the set: the running mean settles and the limits add up to about the
+  // base times the number of calls.
+  double total = 0, calls = 0;
+  uint64_t smallest = ~0ull, largest = 0;
+  for (int pass = 0; pass < 20; ++pass)
+    for (const Position& pos : positions) {
+      const uint64_t limit = control.node_limit(pos, 1000);
+      smallest = std::min(smallest, limit);
+      largest = std::max(largest, limit);
+      total += double(limit);
+      calls += 1;
+    }
+  CHECK(total / calls == doctest::Approx(1000).epsilon(0.05));
+  CHECK(largest > 2 * smallest);  // the prediction does steer the limits
+  CHECK(control.mean_probability() > 0.0);
+  CHECK(control.mean_probability() < 1.0);
+}
+
+TEST_CASE("mate control: the comparison tables count every position under every control") {
+  const auto model = shipped_model();
+  std::vector<tools::MateProblem> problems = load_problems("mate3_mate5_head20.sfen");
+  for (const tools::MateProblem& p : load_problems("nomate_nogare17.sfen")) problems.push_back(p);
+  problems.push_back({999, "not an sfen"});
+  tools::MateCompareOptions o;
+  o.solver.algo = MateAlgo::kPds;
+  o.solver.node_limit = 50000;
+  o.solver.table_megabytes = 16;
+  o.controls = {MateControl::kNone, MateControl::kInit, MateControl::kThreshold,
+                MateControl::kLimit};
+  o.model = model;
+  std::ostringstream details, out, err;
+  o.details = &details;
+  const std::vector<tools::MateCompareRow> rows = tools::run_mate_comparison(problems, o, out, err);
+  REQUIRE(rows.size() == 4);
+  CHECK(err.str().find("line 999") != std::string::npos);
+  const int n = int(problems.size()) - 1;
+  for (const tools::MateCompareRow& row : rows) {
+    CHECK(row.all.mate + row.all.nomate + row.all.unknown == n);
+    CHECK(row.all.mate >= 18);
+    CHECK(row.both_solved.mate + row.both_solved.nomate + row.both_solved.unknown <= n);
+    CHECK(row.both_solved.unknown == 0);
+    CHECK(row.both_solved.nodes <= row.all.nodes);
+  }
+  // The same positions make up every row's "no run left unknown" part.
+  for (const tools::MateCompareRow& row : rows)
+    CHECK(row.both_solved.mate + row.both_solved.nomate ==
+          rows[0].both_solved.mate + rows[0].both_solved.nomate);
+  CHECK(out.str().find("Table C") != std::string::npos);
+  int lines = 0;
+  for (char c : details.str()) lines += c == '\n';
+  CHECK(lines == n);
+}
+
+TEST_CASE("mate calls in the search: a mate beyond the search depth is found and played") {
+  // Kongo problem 2 (a mate of about nine plies): a depth-3 search alone scores it about
+  // -4800; the mate call two plies down (the attacker to move again), with enough nodes,
+  // proves it.
+  const std::vector<tools::MateProblem> mates = load_problems("mate_kongo50.sfen");
+  const std::string sfen = mates[1].sfen;
+  auto search = [&](bool mate_calls) {
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    engine.set_option("USI_OwnBook", "false");
+    engine.set_option("MateSearch", mate_calls ? "true" : "false");
+    engine.set_option("MateMinDepth", "1");
+    engine.set_option("MateNodes", "5000");
+    REQUIRE(engine.set_position(sfen, {}).is_ok());
+    SearchLimits limits;
+    limits.depth = 3;
+    return engine.search(limits);
+  };
+  const SearchResult with = search(true);
+  const SearchResult without = search(false);
+  CHECK(with.score >= kValueMateInMaxPly);
+  CHECK(without.score < kValueMateInMaxPly);
+  // The move played starts a mate: after it, the defender is mated by checks.
+  Position pos = position_of(sfen);
+  REQUIRE(with.kind == SearchResult::Kind::kMove);
+  pos.do_move(with.best);
+  CHECK(pos.in_check());
+}
+
+TEST_CASE("mate calls in the search: MateControl limit loads the model and searches") {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  engine.set_option("USI_OwnBook", "false");
+  engine.set_option("MateSearch", "true");
+  engine.set_option("MateControl", "limit");
+  engine.set_option("MateMinDepth", "2");
+  REQUIRE(engine.prepare().is_ok());
+  REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}).is_ok());
+  SearchLimits limits;
+  limits.depth = 5;
+  const SearchResult r = engine.search(limits);
+  CHECK(r.kind == SearchResult::Kind::kMove);
+  engine.set_option("MateSvmFile", "/nonexistent/svm.model");
+  const Status s = engine.prepare();
+  CHECK_FALSE(s.is_ok());
+  CHECK(s.message().find("/nonexistent/svm.model") != std::string::npos);
+  CHECK(engine.search(limits).kind == SearchResult::Kind::kMove);  // falls back to none
+}
