@@ -9,26 +9,10 @@
 #include "engine/mate/svm_model.h"
 #include "engine/notation.h"
 #include "engine/search.h"
+#include "engine/shipped_file.h"
 
 namespace engine {
 namespace {
-
-// Where the shipped weights are looked for when EvalFile is "default": beside the binary's
-// build directory (build/sashite -> data/weights/default.eval), then the working directory.
-std::string default_eval_file() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / "data/weights/default.eval");
-    candidates.push_back(exe.parent_path() / "data/weights/default.eval");
-  }
-  candidates.push_back(fs::path("data/weights/default.eval"));
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return candidates.front().string();
-}
 
 // Where the built book is looked for when BookFile is "default": the build directory's
 // book/default (make turns data/book into it), then the working directory's build/.

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/shipped_file.h"
 #include "engine/words.h"
 
 namespace engine::mate {
@@ -169,19 +170,6 @@ Status save_svm_model(const std::string& path, const SvmModel& model, std::strin
   return Status::ok();
 }
 
-std::string default_svm_model_path() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / "data/mate/svm.model");
-    candidates.push_back(exe.parent_path() / "data/mate/svm.model");
-  }
-  candidates.push_back(fs::path("data/mate/svm.model"));
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return candidates.front().string();
-}
+std::string default_svm_model_path() { return shipped_file("data/mate/svm.model"); }
 
 }  // namespace engine::mate
