@@ -6,6 +6,7 @@
 #include "app/book_query_command.h"
 #include "app/book_think_command.h"
 #include "app/commands.h"
+#include "app/learn_command.h"
 #include "app/mate_command.h"
 #include "app/svm_command.h"
 #include "client/csa_command.h"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   add_book_think_commands(*book);
   add_mate_command(app);
   add_svm_command(app);
+  add_learn_command(app);
 
   try {
     app.parse(argc, argv);

@@ -22,6 +22,7 @@ else
     libcli11-dev libspdlog-dev
     libosl-dev          # OpenShogiLib: independent move-generation oracle in tests
     gpsshogi fairy-stockfish  # reference engines
+    gnuplot-nox         # sashite learn curve --png
   )
 fi
 missing=()

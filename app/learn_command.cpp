@@ -1,0 +1,197 @@
+// sashite learn train: comparison training of the evaluation weights from teacher moves.
+#include "app/learn_command.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/learn_curve_command.h"
+#include "app/learn_teach_command.h"
+#include "engine/eval/weights.h"
+#include "tools/learn_data.h"
+#include "tools/learn_train.h"
+
+namespace {
+
+using engine::Status;
+namespace eval = engine::eval;
+
+[[noreturn]] void fail(const std::string& message) {
+  std::cerr << "sashite learn train: " << message << '\n';
+  throw CLI::RuntimeError(1);
+}
+
+struct TrainCommandOptions {
+  std::string records;
+  std::vector<std::string> teachers;
+  std::string out;
+  std::string init = "hand-set";
+  int max_positions = 0;
+  int skip_plies = 0;
+  tools::LearnOptions learn;
+};
+
+// The command as run, every option spelled out with its effective value (defaults too), so
+// that the header of the weight file tells exactly how to make them again.
+std::string command_line(const TrainCommandOptions& o) {
+  const tools::LearnOptions& l = o.learn;
+  std::ostringstream c;
+  c << "sashite learn train";
+  if (!o.records.empty()) c << " --records " << o.records;
+  for (const std::string& t : o.teachers) c << " --teachers " << t;
+  c << " --out " << o.out << " --init " << o.init << " --iterations " << l.iterations
+    << " --passes-per-iteration " << l.passes << " --learning-rate " << l.learning_rate
+    << " --scale " << l.scale_cp << " --l1 " << l.l1 << " --l2 " << l.l2 << " --min-count "
+    << l.min_count << " --holdout-every " << l.holdout_every << " --batch " << l.batch_positions
+    << " --window " << l.window_cp << " --quiescence-depth " << l.quiescence_depth
+    << " --skip-plies " << o.skip_plies << " --max-positions " << o.max_positions << " --seed "
+    << l.seed << " --threads " << l.threads;
+  if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
+  return c.str();
+}
+
+void run_train(const TrainCommandOptions& o) {
+  if (o.records.empty() && o.teachers.empty()) fail("give --records DIR or --teachers FILE");
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<tools::TrainingPosition> positions;
+  int records = 0;
+  if (!o.records.empty()) {
+    if (Status s = tools::collect_record_positions(o.records, o.skip_plies, 0, positions, &records);
+        !s)
+      fail(s.message());
+  }
+  const size_t record_positions = positions.size();
+  for (const std::string& t : o.teachers)
+    if (Status s = tools::read_teacher_file(t, records + int(positions.size() - record_positions),
+                                            positions);
+        !s)
+      fail(s.message());
+  const size_t read_positions = positions.size();
+  tools::thin_positions(positions, o.max_positions);
+  std::fprintf(stderr, "%d records (%zu positions), %zu teacher positions; training on %zu\n",
+               records, record_positions, read_positions - record_positions, positions.size());
+
+  eval::Weights init = eval::Weights::hand_set();
+  if (o.init != "hand-set")
+    if (Status s = init.load(o.init); !s) fail(s.message());
+
+  eval::Weights out;
+  std::vector<tools::IterationStats> stats;
+  if (Status s = tools::train_weights(o.learn, positions, init, out, stats, &std::cerr); !s)
+    fail(s.message());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // The table, printed and kept in the header.
+  std::ostringstream table;
+  table << "iter  loss    heldout_loss  agreement  heldout_agreement  heldout_disagreement  "
+           "search_s  passes_s\n";
+  for (const tools::IterationStats& r : stats) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%4d  %.4f  %.4f        %6.2f%%    %6.2f%%            %.4f"
+                  "                %7.1f  %7.1f\n",
+                  r.iteration, r.loss, r.heldout_loss, 100 * r.agreement, 100 * r.heldout_agreement,
+                  r.heldout_disagreement, r.search_s, r.passes_s);
+    table << line;
+  }
+  const tools::IterationStats& last = stats.back();
+  std::ostringstream header;
+  header << "learned weights (sashite learn train: comparison training on teacher moves, "
+            "techniques.md §5)\n"
+         << "command: " << command_line(o) << '\n'
+         << "data: " << records << " records (" << record_positions << " positions)";
+  if (!o.records.empty()) header << " under " << o.records;
+  header << ", " << read_positions - record_positions << " teacher positions; " << positions.size()
+         << " used: " << last.training_positions << " training, " << last.heldout_positions
+         << " held out (every " << o.learn.holdout_every << "th game)\n"
+         << "initial weights: " << o.init << "; iterations " << last.iteration << "; final loss "
+         << last.loss << ", held-out agreement " << 100 * last.heldout_agreement << "%"
+         << " (initial " << 100 * stats.front().heldout_agreement << "%); " << int(seconds)
+         << " s\n"
+         << table.str();
+  out.set_header(header.str());
+  if (Status s = out.save(o.out); !s) fail(s.message());
+  std::fputs(table.str().c_str(), stdout);
+  std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
+}
+
+}  // namespace
+
+void add_learn_train_command(CLI::App& learn) {
+  auto o = std::make_shared<TrainCommandOptions>();
+  tools::LearnOptions& l = o->learn;
+  CLI::App* train = learn.add_subcommand(
+      "train",
+      "comparison training of the evaluation weights on teacher moves (1 ply + quiescence "
+      "leaves, logistic pair loss, AdaGrad); writes a weight file");
+  train->add_option("--records", o->records,
+                    "directory of .csa records (recursive): every move "
+                    "is a teacher move");
+  train->add_option("--teachers", o->teachers,
+                    "teacher file(s): lines '<SFEN> <TAB> <USI move>' (repeatable)");
+  train->add_option("--out", o->out, "weight file to write")->required();
+  train->add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
+  train->add_option("--iterations", l.iterations, "search + passes rounds (default 10)")
+      ->check(CLI::Range(0, 1000));
+  train->add_option("--passes-per-iteration", l.passes, "AdaGrad passes per round (default 8)")
+      ->check(CLI::Range(1, 1000));
+  train->add_option("--learning-rate", l.learning_rate, "AdaGrad step scale in cp (default 4)")
+      ->check(CLI::PositiveNumber);
+  train->add_option("--scale", l.scale_cp, "the loss's scale s in cp (default 60)")
+      ->check(CLI::PositiveNumber);
+  train->add_option("--l1", l.l1, "L1 penalty per pawn of weight (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  train->add_option("--l2", l.l2, "L2 penalty per pawn^2 of weight (default 1e-4)")
+      ->check(CLI::NonNegativeNumber);
+  train
+      ->add_option(
+          "--min-count", l.min_count,
+          "learn only features active in the leaves of at least N training positions (default 10)")
+      ->check(CLI::NonNegativeNumber);
+  train
+      ->add_option("--holdout-every", l.holdout_every,
+                   "hold out every Nth game (teacher line) for the measures (default 10; 0 none)")
+      ->check(CLI::NonNegativeNumber);
+  train->add_option("--batch", l.batch_positions, "positions per AdaGrad step (default 128)")
+      ->check(CLI::Range(1, 1000000));
+  train
+      ->add_option("--window", l.window_cp,
+                   "keep for the passes only pairs with f(a)-f(b) <= W cp (default 700)")
+      ->check(CLI::PositiveNumber);
+  train
+      ->add_option("--quiescence-depth", l.quiescence_depth,
+                   "quiescence plies below the move (default 4)")
+      ->check(CLI::Range(0, 32));
+  train->add_option("--skip-plies", o->skip_plies, "skip the first N moves of each record")
+      ->check(CLI::NonNegativeNumber);
+  train
+      ->add_option("--max-positions", o->max_positions,
+                   "use at most N positions, evenly spread (default 0: all)")
+      ->check(CLI::NonNegativeNumber);
+  train->add_option("--seed", l.seed, "seed of the passes' order (default 1)");
+  train->add_option("--threads", l.threads, "searching threads (default 2)")
+      ->check(CLI::Range(1, 256));
+  train->add_option("--checkpoint", l.checkpoint_dir,
+                    "directory for state.bin and weights.eval after every iteration");
+  train->add_flag("--resume", l.resume, "continue from the checkpoint directory's state");
+  train->add_flag("--progress", l.progress, "progress bar on stderr");
+  train->callback([o] {
+    if (o->learn.resume && o->learn.checkpoint_dir.empty()) fail("--resume needs --checkpoint");
+    run_train(*o);
+  });
+}
+
+void add_learn_command(CLI::App& app) {
+  CLI::App* learn = app.add_subcommand(
+      "learn", "evaluation learning: train (comparison training), curve (the evaluation "
+               "curve), teach (teacher moves from a multi-program search)");
+  learn->require_subcommand(1);
+  add_learn_train_command(*learn);
+  add_learn_curve_command(*learn);
+  add_learn_teach_command(*learn);
+}

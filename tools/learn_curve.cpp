@@ -1,0 +1,438 @@
+// `sashite learn curve`: buckets, the Wilson interval, the logistic fit, the table, the gnuplot
+// script, and the run over the records.
+#include "tools/learn_curve.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "book/import_records.h"
+#include "engine/csa_record.h"
+#include "engine/engine.h"
+#include "engine/eval/evaluate.h"
+#include "engine/eval/weights.h"
+#include "engine/notation.h"
+#include "engine/position.h"
+#include "engine/shipped_file.h"
+#include "tools/child_process.h"
+#include "tools/progress_bar.h"
+
+namespace tools {
+
+using engine::Status;
+namespace fs = std::filesystem;
+
+Interval wilson_interval(int64_t wins, int64_t n, double z) {
+  if (n <= 0) return {0.0, 1.0};
+  const double p = double(wins) / double(n), nn = double(n), z2 = z * z;
+  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = z / (1 + z2 / nn) * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+namespace {
+
+int floor_div(int a, int b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+}  // namespace
+
+EvaluationCurve::EvaluationCurve(int bucket_cp, int max_value_cp)
+    : bucket_cp_(std::max(1, bucket_cp)), max_value_cp_(std::max(1, max_value_cp)) {
+  low_edge_ = floor_div(-max_value_cp_, bucket_cp_) * bucket_cp_;
+  high_edge_ = -floor_div(-max_value_cp_, bucket_cp_) * bucket_cp_;
+  buckets_.push_back({CurveBucket::kOpenLow, low_edge_});
+  for (int low = low_edge_; low < high_edge_; low += bucket_cp_)
+    buckets_.push_back({low, low + bucket_cp_});
+  buckets_.push_back({high_edge_, CurveBucket::kOpenHigh});
+  value_positions_.assign(size_t(2 * max_value_cp_ + 1), 0);
+  value_wins_.assign(size_t(2 * max_value_cp_ + 1), 0);
+}
+
+void EvaluationCurve::add(int value_cp, bool side_to_move_won) {
+  size_t index;
+  if (value_cp < low_edge_)
+    index = 0;
+  else if (value_cp >= high_edge_)
+    index = buckets_.size() - 1;
+  else
+    index = size_t(1 + (value_cp - low_edge_) / bucket_cp_);
+  CurveBucket& b = buckets_[index];
+  ++b.positions;
+  b.wins += side_to_move_won;
+  ++positions_;
+  const int clamped = std::clamp(value_cp, -max_value_cp_, max_value_cp_);
+  ++value_positions_[size_t(clamped + max_value_cp_)];
+  value_wins_[size_t(clamped + max_value_cp_)] += side_to_move_won;
+}
+
+int EvaluationCurve::inversions(int64_t min_positions, int& pairs) const {
+  pairs = 0;
+  int inverted = 0;
+  const CurveBucket* previous = nullptr;
+  for (const CurveBucket& b : buckets_) {
+    if (!b.bounded() || b.positions < std::max<int64_t>(1, min_positions)) continue;
+    if (previous) {
+      ++pairs;
+      inverted += b.win_rate() < previous->win_rate();
+    }
+    previous = &b;
+  }
+  return inverted;
+}
+
+double EvaluationCurve::logistic_scale() const {
+  if (positions_ == 0) return 0;
+  // The log-likelihood is concave in beta = 1/s (a logistic regression without intercept):
+  // a golden-section search over beta finds its maximum.
+  const auto log_likelihood = [&](double beta) {
+    double sum = 0;
+    for (size_t i = 0; i < value_positions_.size(); ++i) {
+      if (value_positions_[i] == 0) continue;
+      const double x = beta * (double(i) - max_value_cp_);
+      // log sigmoid(x) = -log(1 + e^-x), computed stably.
+      const double log_p = -(std::max(0.0, -x) + std::log1p(std::exp(-std::fabs(x))));
+      const double log_q = -(std::max(0.0, x) + std::log1p(std::exp(-std::fabs(x))));
+      sum += double(value_wins_[i]) * log_p + double(value_positions_[i] - value_wins_[i]) * log_q;
+    }
+    return sum;
+  };
+  double a = 1e-6, b = 0.1;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double c = b - g * (b - a), d = a + g * (b - a);
+  double fc = log_likelihood(c), fd = log_likelihood(d);
+  for (int i = 0; i < 100; ++i) {
+    if (fc > fd) {
+      b = d, d = c, fd = fc;
+      c = b - g * (b - a), fc = log_likelihood(c);
+    } else {
+      a = c, c = d, fc = fd;
+      d = a + g * (b - a), fd = log_likelihood(d);
+    }
+  }
+  return 1.0 / ((a + b) / 2);
+}
+
+namespace {
+
+std::string bucket_range(const CurveBucket& b) {
+  char text[64];
+  if (b.low_cp == CurveBucket::kOpenLow)
+    std::snprintf(text, sizeof text, "< %d", b.high_cp);
+  else if (b.high_cp == CurveBucket::kOpenHigh)
+    std::snprintf(text, sizeof text, ">= %d", b.low_cp);
+  else
+    std::snprintf(text, sizeof text, "[%d, %d)", b.low_cp, b.high_cp);
+  return text;
+}
+
+}  // namespace
+
+std::string format_curve_table(const EvaluationCurve& curve) {
+  std::string table;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-16s %10s %10s %9s  %s\n", "eval (cp)", "positions", "wins",
+                "win rate", "95% interval");
+  table += line;
+  for (const CurveBucket& b : curve.buckets()) {
+    if (b.positions == 0) continue;
+    const Interval ci = wilson_interval(b.wins, b.positions);
+    std::snprintf(line, sizeof line, "%-16s %10lld %10lld %9.3f  [%.3f, %.3f]\n",
+                  bucket_range(b).c_str(), (long long)b.positions, (long long)b.wins, b.win_rate(),
+                  ci.low, ci.high);
+    table += line;
+  }
+  return table;
+}
+
+namespace {
+
+// A gnuplot single-quoted string: ' is written ''.
+std::string gnuplot_quote(const std::string& text) {
+  std::string q = "'";
+  for (char c : text) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string curve_gnuplot_script(const EvaluationCurve& curve, const std::string& png_path,
+                                 const std::string& title) {
+  std::ostringstream s;
+  const double scale = curve.logistic_scale();
+  s << "# sashite learn curve: win rate of the side to move per evaluation bucket\n"
+       "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+       "  set terminal pngcairo size 960,640 font 'sans,10'\n"
+       "} else {\n"
+       "  set terminal png size 960,640\n"
+       "}\n";
+  s << "set output " << gnuplot_quote(png_path) << "\n";
+  s << "set title " << gnuplot_quote(title) << "\n";
+  s << "set xlabel 'evaluation for the side to move (cp, bucket centre)'\n"
+       "set ylabel 'win rate of the side to move'\n"
+       "set yrange [0:1]\n"
+       "set grid\n"
+       "set key left top\n";
+  s << "$curve << EOD\n";
+  char line[128];
+  for (const CurveBucket& b : curve.buckets()) {
+    if (!b.bounded() || b.positions == 0) continue;
+    const Interval ci = wilson_interval(b.wins, b.positions);
+    std::snprintf(line, sizeof line, "%g %.4f %.4f %.4f %lld\n", (b.low_cp + b.high_cp) / 2.0,
+                  b.win_rate(), ci.low, ci.high, (long long)b.positions);
+    s << line;
+  }
+  s << "EOD\n";
+  s << "plot $curve using 1:2:3:4 with yerrorbars pt 7 ps 0.6 title 'win rate (95% interval)', \\\n"
+       "     $curve using 1:2 with lines notitle";
+  if (scale > 0) {
+    std::snprintf(line, sizeof line, "%.1f", scale);
+    s << ", \\\n     1 / (1 + exp(-x / " << line << ")) title 'logistic fit, scale " << line
+      << " cp'";
+  }
+  s << "\nunset output\nexit\n";
+  return s.str();
+}
+
+Status run_gnuplot(const std::string& gnuplot_program, const std::string& script) {
+  std::error_code ec;
+  const fs::path stderr_path =
+      fs::temp_directory_path(ec) / ("sashite-gnuplot-" + std::to_string(::getpid()) + ".err");
+  ChildProcess gnuplot;
+  if (Status s = gnuplot.start({gnuplot_program}, {}, stderr_path.string()); !s)
+    return Status::error(s.message() +
+                         " (--png needs gnuplot; on Debian: apt-get install gnuplot-nox)");
+  std::istringstream lines(script);
+  bool written = true;
+  for (std::string line; written && std::getline(lines, line);) written = gnuplot.write_line(line);
+  const bool exited = gnuplot.wait_exit(ChildProcess::Clock::now() + std::chrono::seconds(60));
+  if (!exited) gnuplot.kill();
+  const std::string how = exited ? gnuplot.exit_description() : "did not finish within 60 s";
+  std::string messages;
+  {
+    std::ifstream in(stderr_path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    messages = text.str();
+  }
+  fs::remove(stderr_path, ec);
+  while (!messages.empty() && (messages.back() == '\n' || messages.back() == ' '))
+    messages.pop_back();
+  if (how != "exited with status 0" || !written)
+    return Status::error(gnuplot_program + " " + how + (messages.empty() ? "" : ": " + messages));
+  return Status::ok();
+}
+
+Status list_csa_files(const std::string& path, std::vector<std::string>& out) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return Status::error(path + ": no such file or directory");
+  if (!fs::is_directory(status)) {
+    out.push_back(path);
+    return Status::ok();
+  }
+  std::vector<std::string> found;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+  if (ec) return Status::error(path + ": cannot list the directory: " + ec.message());
+  for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) return Status::error(path + ": cannot list the directory: " + ec.message());
+    std::error_code file_ec;
+    std::string ext = it->path().extension().string();
+    for (char& c : ext) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (ext == ".csa" && it->is_regular_file(file_ec)) found.push_back(it->path().string());
+  }
+  std::sort(found.begin(), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+  return Status::ok();
+}
+
+namespace {
+
+std::string default_weights_path() { return engine::default_eval_file(); }
+
+// The weights a run evaluates with, and the file our engine loads them from (EvalFile):
+// the hand-set weights go through a temporary file, removed by the destructor.
+class CurveWeights {
+ public:
+  ~CurveWeights() {
+    std::error_code ec;
+    if (!temporary_.empty()) fs::remove(temporary_, ec);
+  }
+  Status load(const std::string& choice) {
+    if (choice == "hand-set") {
+      weights_ = engine::eval::Weights::hand_set();
+      description_ = "hand-set weights";
+      std::error_code ec;
+      temporary_ =
+          (fs::temp_directory_path(ec) / ("sashite-curve-" + std::to_string(::getpid()) + ".eval"))
+              .string();
+      eval_file_ = temporary_;
+      return weights_.save(temporary_);
+    }
+    eval_file_ = choice == "default" || choice.empty() ? default_weights_path() : choice;
+    description_ = "weights " + eval_file_;
+    return weights_.load(eval_file_);
+  }
+  const engine::eval::Weights& weights() const { return weights_; }
+  const std::string& eval_file() const { return eval_file_; }
+  const std::string& description() const { return description_; }
+
+ private:
+  engine::eval::Weights weights_;
+  std::string eval_file_, description_, temporary_;
+};
+
+// Our engine, searching record positions (with their history: repetitions count) to a depth.
+class CurveSearcher {
+ public:
+  Status start(const CurveOptions& o, const std::string& eval_file) {
+    if (Status s = engine_.set_option("Threads", "1"); !s) return s;
+    if (Status s = engine_.set_option("USI_Hash", std::to_string(o.hash_mb)); !s) return s;
+    if (Status s = engine_.set_option("USI_OwnBook", "false"); !s) return s;
+    if (Status s = engine_.set_option("EvalFile", eval_file); !s) return s;
+    return engine_.prepare();
+  }
+  void new_game() { engine_.new_game(); }
+  Status search(const std::string& root_sfen, const std::vector<std::string>& moves, int depth,
+                engine::SearchResult& result) {
+    if (Status s = engine_.set_position(root_sfen, moves); !s) return s;
+    engine::SearchLimits limits;
+    limits.depth = depth;
+    result = engine_.search(limits);
+    return Status::ok();
+  }
+
+ private:
+  engine::Engine engine_;
+};
+
+}  // namespace
+
+Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
+                       CurveStats& stats) {
+  stats = {};
+  const auto start = std::chrono::steady_clock::now();
+  if (o.bucket_cp < 1) return Status::error("--bucket must be at least 1 cp");
+  if (o.max_value_cp < 1) return Status::error("--max-value must be at least 1 cp");
+  std::vector<std::string> files;
+  if (Status s = list_csa_files(o.records_dir, files); !s) return s;
+  if (files.empty()) return Status::error(o.records_dir + ": no .csa records under it");
+  CurveWeights weights;
+  if (Status s = weights.load(o.weights); !s) return s;
+  const bool searching = o.depth > 0 || o.agreement;
+  std::unique_ptr<CurveSearcher> searcher;
+  if (searching) {
+    searcher = std::make_unique<CurveSearcher>();
+    if (Status s = searcher->start(o, weights.eval_file()); !s) return s;
+  }
+
+  EvaluationCurve curve(o.bucket_cp, o.max_value_cp);
+  ProgressBar bar(err, int64_t(files.size()), o.progress || ProgressBar::stderr_is_terminal(),
+                  "records");
+  double search_seconds = 0;
+  for (const std::string& file : files) {
+    bar.update(stats.records);
+    ++stats.records;
+    engine::CsaRecord record;
+    engine::Status read = engine::load_csa_record_file(file, record);
+    engine::Position pos;
+    if (read) read = pos.set(record.initial);
+    if (!read) {
+      ++stats.records_unreadable;
+      bar.clear_line();
+      err << "learn curve: " << read.message() << " (skipped)" << std::endl;
+      continue;
+    }
+    engine::Color winner;
+    if (!book::record_winner(record, winner)) {
+      ++stats.records_undecided;
+      continue;
+    }
+    const std::string root_sfen = pos.sfen();
+    std::vector<std::string> history;
+    if (searcher) searcher->new_game();
+    for (size_t ply = 0; ply < record.moves.size(); ++ply) {
+      const engine::Move played = record.moves[ply].move;
+      if (int(ply) >= o.min_ply) {
+        const bool won = pos.side_to_move() == winner;
+        stats.wins += won;
+        engine::SearchResult result;
+        bool searched = false;
+        const auto search_start = std::chrono::steady_clock::now();
+        if (o.depth > 0) {
+          if (Status s = searcher->search(root_sfen, history, o.depth, result); !s)
+            return Status::error(file + ": ply " + std::to_string(ply) + ": " + s.message());
+          searched = true;
+          curve.add(result.score, won);
+        } else {
+          curve.add(engine::eval::evaluate(pos, weights.weights()), won);
+        }
+        if (o.agreement) {
+          if (!searched || o.agreement_depth != o.depth)
+            if (Status s = searcher->search(root_sfen, history, o.agreement_depth, result); !s)
+              return Status::error(file + ": ply " + std::to_string(ply) + ": " + s.message());
+          ++stats.agreement_positions;
+          stats.agreement_matches +=
+              result.kind == engine::SearchResult::Kind::kMove &&
+              engine::format_usi_move(result.best) == engine::format_usi_move(played);
+        }
+        if (searcher)
+          search_seconds +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start)
+                  .count();
+      }
+      history.push_back(engine::format_usi_move(played));
+      pos.do_move(played);
+    }
+  }
+  bar.update(stats.records);
+  bar.finish();
+  stats.positions = curve.positions();
+
+  out << format_curve_table(curve);
+  out << "records: " << stats.records << " read, "
+      << stats.records - stats.records_unreadable - stats.records_undecided << " decided, "
+      << stats.records_undecided << " drawn or unfinished (left out), " << stats.records_unreadable
+      << " unreadable (skipped)\n";
+  out << "positions: " << stats.positions << " (from ply " << o.min_ply << "), valued by "
+      << (o.depth > 0 ? "our engine's search to depth " + std::to_string(o.depth)
+                      : std::string("the static evaluation"))
+      << " with the " << weights.description() << "\n";
+  int pairs = 0;
+  const int inverted = curve.inversions(o.min_bucket_positions, pairs);
+  out << "monotonicity: " << inverted << " inversions over " << pairs
+      << " adjacent pairs of buckets with at least " << o.min_bucket_positions << " positions\n";
+  char number[64];
+  std::snprintf(number, sizeof number, "%.1f", curve.logistic_scale());
+  out << "logistic fit: win rate = 1 / (1 + exp(-v / " << number << "))\n";
+  if (o.agreement) {
+    std::snprintf(number, sizeof number, "%.1f%%",
+                  stats.agreement_positions
+                      ? 100.0 * double(stats.agreement_matches) / double(stats.agreement_positions)
+                      : 0.0);
+    out << "agreement: " << stats.agreement_matches << " of " << stats.agreement_positions
+        << " record moves (" << number << ") chosen by our engine at depth " << o.agreement_depth
+        << "\n";
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::snprintf(number, sizeof number, "%.1f s (searches %.1f s)", stats.seconds, search_seconds);
+  out << "time: " << number << "\n";
+  out.flush();
+
+  if (!o.png_path.empty()) {
+    const std::string title = "evaluation curve: " + std::to_string(stats.positions) +
+                              " positions of " + o.records_dir + ", " + weights.description();
+    if (Status s = run_gnuplot(o.gnuplot, curve_gnuplot_script(curve, o.png_path, title)); !s)
+      return Status::error("--png " + o.png_path + ": " + s.message());
+    out << "plot: " << o.png_path << "\n";
+  }
+  return Status::ok();
+}
+
+}  // namespace tools

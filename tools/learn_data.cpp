@@ -1,0 +1,114 @@
+// Training positions for evaluation learning: CSA records replayed, and teacher files parsed.
+#include "tools/learn_data.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/csa_record.h"
+#include "engine/notation.h"
+#include "engine/words.h"
+
+namespace tools {
+
+using engine::Position;
+using engine::Status;
+namespace fs = std::filesystem;
+
+Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
+                          std::vector<TrainingPosition>& out) {
+  int line_number = 0;
+  int group = first_group;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos)
+      line = line.substr(0, hash);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (line.empty()) continue;
+    const std::string where = name + ":" + std::to_string(line_number) + ": ";
+    const size_t tab = line.rfind('\t');
+    if (tab == std::string_view::npos)
+      return Status::error(where + "expected '<SFEN> <TAB> <USI move>', found no tab");
+    std::string_view sfen = line.substr(0, tab);
+    const std::vector<std::string_view> move_words = engine::split_words(line.substr(tab + 1));
+    while (!sfen.empty() && (sfen.back() == ' ' || sfen.back() == '\t')) sfen.remove_suffix(1);
+    if (sfen.substr(0, 5) == "sfen ") sfen.remove_prefix(5);
+    if (sfen.empty()) return Status::error(where + "no SFEN before the tab");
+    if (move_words.size() != 1)
+      return Status::error(where + "expected one USI move after the tab, found " +
+                           std::to_string(move_words.size()) + " words");
+    Position pos;
+    if (Status s = pos.set_sfen(sfen); !s) return Status::error(where + s.message());
+    TrainingPosition tp;
+    if (Status s = engine::parse_usi_move(pos, move_words[0], tp.teacher); !s)
+      return Status::error(where + s.message());
+    tp.setup = pos.setup();
+    tp.group = group++;
+    out.push_back(tp);
+  }
+  return Status::ok();
+}
+
+Status read_teacher_file(const std::string& path, int first_group,
+                         std::vector<TrainingPosition>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error(path + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_teacher_text(text.str(), path, first_group, out);
+}
+
+Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
+                                std::vector<TrainingPosition>& out, int* records) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
+  std::vector<std::string> paths;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file() && it->path().extension() == ".csa")
+      paths.push_back(it->path().string());
+  if (ec) return Status::error(dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
+  int group = first_group;
+  for (const std::string& path : paths) {
+    engine::CsaRecord rec;
+    if (Status s = engine::load_csa_record_file(path, rec); !s) return s;
+    Position pos;
+    if (Status s = pos.set(rec.initial); !s) return Status::error(path + ": " + s.message());
+    for (size_t ply = 0; ply < rec.moves.size(); ++ply) {
+      const engine::Move m = rec.moves[ply].move;
+      if (int(ply) >= skip_plies) {
+        TrainingPosition tp;
+        tp.setup = pos.setup();
+        tp.teacher = m;
+        tp.group = group;
+        out.push_back(tp);
+      }
+      pos.do_move(m);
+    }
+    ++group;
+  }
+  if (records) *records = int(paths.size());
+  return Status::ok();
+}
+
+void thin_positions(std::vector<TrainingPosition>& positions, int max_positions) {
+  const size_t total = positions.size();
+  if (max_positions <= 0 || total <= size_t(max_positions)) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < total; ++i) {
+    // Keep i when the running quota (i + 1) * max / total steps up.
+    if ((i + 1) * size_t(max_positions) / total > i * size_t(max_positions) / total)
+      positions[kept++] = positions[i];
+  }
+  positions.resize(kept);
+}
+
+}  // namespace tools

@@ -1,0 +1,42 @@
+// Training positions for evaluation learning: record positions and teacher files, with their moves.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace tools {
+
+// A position and the move the teacher (a record's player, or a multi-program search) chose.
+// `group` numbers the game (records) or the line (teacher files): held-out sets are whole
+// groups, so that positions of one game never straddle training and evaluation.
+struct TrainingPosition {
+  engine::PositionSetup setup;  // kept as a setup: a replayed Position carries its history
+  engine::Move teacher = engine::kMoveNone;
+  int group = 0;
+};
+
+// Reads teacher lines "<SFEN> <TAB> <USI move>" (the SFEN may start with "sfen "); '#' starts
+// a comment, blank lines are ignored. The move must be legal in the position. Errors name
+// the input and the line: "teach.tsv:12: 'abc' is not a move: ...". Groups are numbered on
+// from `first_group`, one per line. `name` stands for the input in messages.
+engine::Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
+                                  std::vector<TrainingPosition>& out);
+engine::Status read_teacher_file(const std::string& path, int first_group,
+                                 std::vector<TrainingPosition>& out);
+
+// Every position of every .csa record under `dir` (recursively, paths sorted) before each
+// record move, both colours, skipping the first `skip_plies` moves of each record. Each
+// record is one group, numbered on from `first_group` in path order. Unreadable records are
+// errors ("path:line:col: ..."). *records gets the number of records read.
+engine::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
+                                        std::vector<TrainingPosition>& out, int* records);
+
+// Keeps at most max_positions, evenly spread over the list (order kept); 0 keeps all.
+void thin_positions(std::vector<TrainingPosition>& positions, int max_positions);
+
+}  // namespace tools

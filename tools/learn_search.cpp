@@ -1,0 +1,142 @@
+// The learning's shallow search (1 ply + quiescence) and the raw features of its leaves.
+#include "tools/learn_search.h"
+
+#include <algorithm>
+
+#include "engine/eval/evaluate.h"
+#include "engine/eval/feature_visitor.h"
+#include "engine/eval/features.h"
+#include "engine/see.h"
+
+namespace tools {
+
+using engine::Move;
+using engine::Position;
+using engine::Value;
+namespace eval = engine::eval;
+
+namespace {
+
+// Collects raw (index, count) pairs; phase features under their opening index.
+struct RawSink {
+  std::vector<RawFeature>& out;
+  int sign;
+  void base(int index, int count) { out.push_back({uint16_t(index), int16_t(count * sign)}); }
+  void phase(int index, int count) {
+    out.push_back({uint16_t(eval::kOpeningOffset + index), int16_t(count * sign)});
+  }
+  void king(engine::Color, int, int, int, int) {}
+};
+
+// Quiescence search; fills pv with the line to the leaf (empty: this node is the leaf).
+// Sets *mated when the line ends in a mate.
+Value quiescence(Position& pos, const eval::Weights& w, Value alpha, Value beta, int depth, int ply,
+                 std::vector<Move>& pv, bool* mated) {
+  pv.clear();
+  *mated = false;
+  const bool in_check = pos.in_check();
+  Value best = -engine::kValueInfinite;
+  if (!in_check || depth <= 0) {
+    best = eval::evaluate(pos, w);
+    if (depth <= 0 || best >= beta) return best;
+    alpha = std::max(alpha, best);
+  }
+  engine::MoveList moves;
+  engine::generate(
+      pos, in_check ? engine::GenType::kEvasions : engine::GenType::kCapturesPromotions, moves);
+  std::vector<Move> child_pv;
+  bool any_legal = false;
+  for (Move m : moves) {
+    if (!pos.is_legal(m)) continue;
+    any_legal = true;
+    if (!in_check && !engine::see_ge(pos, m, 0)) continue;
+    bool child_mated;
+    pos.do_move(m);
+    const Value v = -quiescence(pos, w, -beta, -alpha, depth - 1, ply + 1, child_pv, &child_mated);
+    pos.undo_move();
+    if (v > best) {
+      best = v;
+      if (v > alpha) {
+        pv.assign(1, m);
+        pv.insert(pv.end(), child_pv.begin(), child_pv.end());
+        *mated = child_mated;
+        if (v >= beta) break;
+        alpha = v;
+      }
+    }
+  }
+  if (in_check && !any_legal) {
+    pv.clear();
+    *mated = true;
+    return engine::mated_in(ply);
+  }
+  return best;
+}
+
+}  // namespace
+
+void collect_raw_features(const Position& pos, engine::Color view, RawFeatures& out) {
+  out.entries.clear();
+  RawSink sink{out.entries, view == engine::kBlack ? 1 : -1};
+  out.progress_fixed = eval::progress_from_points(eval::detail::visit_features(pos, sink));
+  std::sort(out.entries.begin(), out.entries.end(),
+            [](const RawFeature& a, const RawFeature& b) { return a.index < b.index; });
+  size_t kept = 0;
+  for (size_t i = 0; i < out.entries.size();) {
+    RawFeature merged = out.entries[i];
+    for (++i; i < out.entries.size() && out.entries[i].index == merged.index; ++i)
+      merged.count = int16_t(merged.count + out.entries[i].count);
+    if (merged.count != 0) out.entries[kept++] = merged;
+  }
+  out.entries.resize(kept);
+}
+
+double raw_value(const double* w, const RawFeature* entries, size_t count, int progress_fixed) {
+  const double pe = double(progress_fixed) / eval::kProgressOne, po = 1 - pe;
+  double base = 0, opening = 0, endgame = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const int index = entries[i].index;
+    const double c = entries[i].count;
+    if (index < eval::kOpeningOffset) {
+      base += w[index] * c;
+    } else {
+      opening += w[index] * c;
+      endgame += w[index + eval::kPhaseSize] * c;
+    }
+  }
+  return base + po * opening + pe * endgame;
+}
+
+void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixed, double scale,
+                      double* gradient) {
+  const double pe = double(progress_fixed) / eval::kProgressOne, po = 1 - pe;
+  for (size_t i = 0; i < count; ++i) {
+    const int index = entries[i].index;
+    const double c = scale * entries[i].count;
+    if (index < eval::kOpeningOffset) {
+      gradient[index] += c;
+    } else {
+      gradient[index] += po * c;
+      gradient[index + eval::kPhaseSize] += pe * c;
+    }
+  }
+}
+
+MoveLeaf search_move_leaf(Position& pos, const eval::Weights& w, Move m, int quiescence_depth) {
+  MoveLeaf leaf;
+  leaf.move = m;
+  pos.do_move(m);
+  leaf.value = -quiescence(pos, w, -engine::kValueInfinite, engine::kValueInfinite,
+                           quiescence_depth, 1, leaf.pv, &leaf.mated);
+  pos.undo_move();
+  return leaf;
+}
+
+Position leaf_position(const Position& pos, const MoveLeaf& leaf) {
+  Position p = pos;
+  p.do_move(leaf.move);
+  for (Move m : leaf.pv) p.do_move(m);
+  return p;
+}
+
+}  // namespace tools

@@ -1,0 +1,70 @@
+// The learning's shallow search: one ply plus a depth-limited quiescence search, to the PV leaf.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/eval/weights.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "engine/types.h"
+
+namespace tools {
+
+// The raw features of a position: what the evaluation's feature walk reports before the
+// progress-of-game blend, from one side's point of view (the root mover's in learning).
+//   value = sum over entries of w[index] * count                        (base features)
+//         + sum over entries of ((1 - p) * w[index] + p * w[index + kPhaseSize]) * count
+//                                                                       (phase features)
+// where phase entries carry their opening index (kOpeningOffset <= index < kEndgameOffset)
+// and p = progress_fixed / kProgressOne. Entries are sorted by index, one per index, counts
+// nonzero. Stored compactly (4 bytes an entry) because training keeps millions of leaves.
+struct RawFeature {
+  uint16_t index;
+  int16_t count;
+};
+struct RawFeatures {
+  std::vector<RawFeature> entries;
+  int progress_fixed = 0;  // 0..kProgressOne
+};
+
+// Fills `out` with pos's raw features seen by `view` (counts negated for White's view), so
+// that raw_value(w, out) == evaluate(pos, w) when view is the side to move (up to evaluate's
+// rounding to whole centipawns).
+void collect_raw_features(const engine::Position& pos, engine::Color view, RawFeatures& out);
+
+// The value of raw features under weights given as doubles (centipawns), and its gradient:
+// adds scale * d(value)/d(w[i]) to gradient[i] for every weight the features touch.
+// REQUIRES: w and gradient hold kFeatureCount entries.
+double raw_value(const double* w, const RawFeature* entries, size_t count, int progress_fixed);
+inline double raw_value(const double* w, const RawFeatures& f) {
+  return raw_value(w, f.entries.data(), f.entries.size(), f.progress_fixed);
+}
+void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixed, double scale,
+                      double* gradient);
+
+// Quiescence depth in plies below the root move. Default: 4.
+constexpr int kDefaultQuiescenceDepth = 4;
+
+// The result of the shallow search of one root move.
+struct MoveLeaf {
+  engine::Move move;
+  engine::Value value;           // for the root mover; mate values when a side is mated
+  std::vector<engine::Move> pv;  // the quiescence PV after the move (the move excluded)
+  bool mated = false;            // the leaf is a mate (no features to learn from)
+};
+
+// Searches one root move: makes it, runs the quiescence search with a full window and
+// returns the value for the root mover and the PV. The quiescence search: stand pat with
+// evaluate() when not in check; captures and promotions whose static exchange does not lose
+// (see_ge 0); every evasion when in check (a mate scores mated); at depth 0 the static value
+// even in check. The PV leaf's evaluate(), negated when the leaf's side to move is not the
+// root mover, equals `value` (unless mated).
+// REQUIRES: m is legal in pos. pos is restored on return.
+MoveLeaf search_move_leaf(engine::Position& pos, const engine::eval::Weights& w, engine::Move m,
+                          int quiescence_depth = kDefaultQuiescenceDepth);
+
+// The position at the end of a leaf: pos after leaf.move and leaf.pv. REQUIRES: as above.
+engine::Position leaf_position(const engine::Position& pos, const MoveLeaf& leaf);
+
+}  // namespace tools

@@ -1,0 +1,422 @@
+// Comparison training: search with the current weights, then AdaGrad passes over the pairs.
+#include "tools/learn_train.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include "engine/movegen.h"
+#include "tools/progress_bar.h"
+
+namespace tools {
+
+using engine::Move;
+using engine::Position;
+using engine::Status;
+namespace eval = engine::eval;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kN = eval::kFeatureCount;
+constexpr double kMateValue = 1e9;  // a mate leaf's value in the measures
+
+double softplus(double z) { return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z)); }
+double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
+// techniques.md §5: T(x) = 1 / (1 + exp(-3x/100)), x in centipawns.
+double disagreement_t(double x) { return 1 / (1 + std::exp(-3 * x / 100)); }
+
+eval::Weights round_weights(const std::vector<double>& w) {
+  eval::Weights out;
+  for (int i = 0; i < kN; ++i) out.set(i, w[i]);
+  return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// FNV-1a over the bytes of values: the checkpoint's fingerprint of data and options.
+struct Fingerprint {
+  uint64_t h = 1469598103934665603ull;
+  template <class T>
+  void add(const T& v) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &v, sizeof(T));
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
+  }
+};
+
+uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
+                        const eval::Weights& init) {
+  Fingerprint f;
+  for (const TrainingPosition& p : positions) {
+    for (engine::Piece piece : p.setup.board) f.add(int(piece));
+    f.add(p.setup.hands[0].raw());
+    f.add(p.setup.hands[1].raw());
+    f.add(int(p.setup.side_to_move));
+    f.add(p.teacher.raw());
+    f.add(p.group);
+  }
+  f.add(o.passes), f.add(o.learning_rate), f.add(o.scale_cp), f.add(o.l1), f.add(o.l2);
+  f.add(o.min_count), f.add(o.holdout_every), f.add(o.batch_positions), f.add(o.window_cp);
+  f.add(o.quiescence_depth), f.add(o.seed);
+  for (int i = 0; i < kN; ++i) f.add(init.units()[i]);
+  return f.h;
+}
+
+bool held_out(const LearnOptions& o, const TrainingPosition& p) {
+  return o.holdout_every > 0 && p.group % o.holdout_every == o.holdout_every - 1;
+}
+
+// The exact training state after `iteration` iterations.
+struct TrainingState {
+  int iteration = 0;
+  std::vector<double> w, sum_squares;
+  std::vector<IterationStats> stats;
+};
+
+constexpr char kStateMagic[16] = "sashite-learn 1";
+
+Status save_state(const std::string& dir, uint64_t fingerprint, const TrainingState& s) {
+  const std::string path = (fs::path(dir) / "state.bin").string();
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::error(temp + ": cannot write");
+    const int32_t n = kN, iteration = s.iteration, rows = int32_t(s.stats.size());
+    out.write(kStateMagic, sizeof kStateMagic);
+    out.write(reinterpret_cast<const char*>(&fingerprint), sizeof fingerprint);
+    out.write(reinterpret_cast<const char*>(&iteration), sizeof iteration);
+    out.write(reinterpret_cast<const char*>(&n), sizeof n);
+    out.write(reinterpret_cast<const char*>(s.w.data()), sizeof(double) * kN);
+    out.write(reinterpret_cast<const char*>(s.sum_squares.data()), sizeof(double) * kN);
+    out.write(reinterpret_cast<const char*>(&rows), sizeof rows);
+    out.write(reinterpret_cast<const char*>(s.stats.data()), sizeof(IterationStats) * rows);
+    if (!out.flush()) return Status::error(temp + ": write failed");
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) return Status::error(path + ": cannot replace: " + ec.message());
+  return Status::ok();
+}
+
+Status load_state(const std::string& dir, uint64_t fingerprint, TrainingState& s) {
+  const std::string path = (fs::path(dir) / "state.bin").string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error(path + ": cannot open");
+  char magic[sizeof kStateMagic];
+  uint64_t stored_fingerprint = 0;
+  int32_t iteration = 0, n = 0, rows = 0;
+  in.read(magic, sizeof magic);
+  in.read(reinterpret_cast<char*>(&stored_fingerprint), sizeof stored_fingerprint);
+  in.read(reinterpret_cast<char*>(&iteration), sizeof iteration);
+  in.read(reinterpret_cast<char*>(&n), sizeof n);
+  if (!in || std::memcmp(magic, kStateMagic, sizeof magic) != 0 || n != kN)
+    return Status::error(path + ": not a learning state of this version");
+  if (stored_fingerprint != fingerprint)
+    return Status::error(path +
+                         ": made from other data, initial weights or options (only "
+                         "--iterations, --threads and --progress may change on --resume)");
+  s.iteration = iteration;
+  s.w.resize(kN);
+  s.sum_squares.resize(kN);
+  in.read(reinterpret_cast<char*>(s.w.data()), sizeof(double) * kN);
+  in.read(reinterpret_cast<char*>(s.sum_squares.data()), sizeof(double) * kN);
+  in.read(reinterpret_cast<char*>(&rows), sizeof rows);
+  if (!in || rows < 0 || rows > 1000000) return Status::error(path + ": truncated");
+  s.stats.resize(size_t(rows));
+  in.read(reinterpret_cast<char*>(s.stats.data()), sizeof(IterationStats) * size_t(rows));
+  if (!in) return Status::error(path + ": truncated");
+  return Status::ok();
+}
+
+// Features active in at least min_count training positions may learn: active in one of the
+// position's kept leaves (the teacher's or another move's), the leaves of this iteration.
+std::vector<char> learnable_features(int min_count, const std::vector<LeafSet>& leaves) {
+  std::vector<int> count(kN, 0);
+  std::vector<uint32_t> seen_in(kN, UINT32_MAX);  // the last position that counted it
+  for (size_t p = 0; p < leaves.size(); ++p) {
+    auto see = [&](int index) {
+      if (seen_in[index] != p) seen_in[index] = uint32_t(p), ++count[index];
+    };
+    for (const RawFeature& e : leaves[p].entries) {
+      see(e.index);
+      if (e.index >= eval::kOpeningOffset) see(e.index + eval::kPhaseSize);
+    }
+  }
+  std::vector<char> learnable(kN);
+  for (int i = 0; i < kN; ++i) learnable[i] = count[i] >= min_count;
+  return learnable;
+}
+
+// The search phase: measures every position with the weights, keeps the training leaves.
+IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
+                          const std::vector<double>& wd, std::vector<LeafSet>& leaves,
+                          bool keep_leaves, std::ostream* log, int iteration) {
+  const auto start = std::chrono::steady_clock::now();
+  const eval::Weights w = round_weights(wd);
+  std::vector<PositionMeasure> measures(positions.size());
+  leaves.assign(positions.size(), LeafSet());
+  std::atomic<size_t> next{0}, done{0};
+  auto work = [&] {
+    Position pos;
+    for (size_t i; (i = next.fetch_add(1)) < positions.size(); done.fetch_add(1)) {
+      const TrainingPosition& p = positions[i];
+      if (!pos.set(p.setup)) continue;
+      const bool train = !held_out(o, p);
+      LeafSet* keep = train && keep_leaves ? &leaves[i] : nullptr;
+      measures[i] = measure_position(pos, p.teacher, w, wd.data(), o, keep);
+      if (keep) {
+        keep->entries.shrink_to_fit();
+        keep->begins.shrink_to_fit();
+        keep->progress.shrink_to_fit();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, o.threads); ++t) threads.emplace_back(work);
+  {
+    ProgressBar bar(std::cerr, int64_t(positions.size()),
+                    o.progress || (log && ProgressBar::stderr_is_terminal()), "positions");
+    const std::string note = "iteration " + std::to_string(iteration) + " search";
+    while (done.load() < positions.size()) {
+      bar.update(int64_t(done.load()), note);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    bar.update(int64_t(positions.size()), note);
+  }
+  for (std::thread& t : threads) t.join();
+
+  IterationStats s;
+  s.iteration = iteration;
+  double train_loss = 0, heldout_loss = 0, train_agree = 0, heldout_agree = 0, disagree = 0;
+  int64_t heldout_pairs = 0;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const PositionMeasure& m = measures[i];
+    if (!m.counted) continue;
+    if (held_out(o, positions[i])) {
+      ++s.heldout_positions;
+      heldout_loss += m.loss;
+      heldout_pairs += m.pairs;
+      heldout_agree += m.agreement;
+      disagree += m.disagreement;
+    } else {
+      ++s.training_positions;
+      train_loss += m.loss;
+      s.pairs += m.pairs;
+      train_agree += m.agreement;
+      if (leaves[i].size() > 1) s.kept_pairs += int64_t(leaves[i].size()) - 1;
+    }
+  }
+  s.loss = s.pairs ? train_loss / double(s.pairs) : 0;
+  s.heldout_loss = heldout_pairs ? heldout_loss / double(heldout_pairs) : 0;
+  s.agreement = s.training_positions ? train_agree / s.training_positions : 0;
+  s.heldout_agreement = s.heldout_positions ? heldout_agree / s.heldout_positions : 0;
+  s.heldout_disagreement = s.heldout_positions ? disagree / s.heldout_positions : 0;
+  s.search_s = seconds_since(start);
+  return s;
+}
+
+// `passes` passes of mini-batch AdaGrad over the positions with leaves. Deterministic: one
+// thread, the order shuffled by a generator seeded from the seed, iteration and pass.
+void gradient_passes(const LearnOptions& o, const std::vector<LeafSet>& leaves,
+                     const std::vector<char>& learnable, int iteration, TrainingState& state,
+                     std::ostream* log) {
+  std::vector<uint32_t> order;
+  for (size_t i = 0; i < leaves.size(); ++i)
+    if (leaves[i].size() > 1) order.push_back(uint32_t(i));
+  std::vector<double> g(kN);
+  std::vector<double>& w = state.w;
+  std::vector<double>& sum_squares = state.sum_squares;
+  const int batch = std::max(1, o.batch_positions);
+  for (int pass = 0; pass < o.passes; ++pass) {
+    std::mt19937_64 random(o.seed * 1000003u + uint64_t(iteration) * 1009u + uint64_t(pass));
+    std::shuffle(order.begin(), order.end(), random);
+    double pass_loss = 0;
+    int64_t pass_pairs = 0;
+    for (size_t b = 0; b < order.size(); b += size_t(batch)) {
+      std::fill(g.begin(), g.end(), 0.0);
+      int64_t pairs = 0;
+      const size_t end = std::min(order.size(), b + size_t(batch));
+      for (size_t k = b; k < end; ++k) {
+        const LeafSet& set = leaves[order[k]];
+        pass_loss += add_position_gradient(set, w.data(), o.scale_cp, 1.0, g.data());
+        pairs += int64_t(set.size()) - 1;
+      }
+      pass_pairs += pairs;
+      const double inv = 1.0 / double(pairs);
+      for (int i = 0; i < kN; ++i) {
+        if (g[i] == 0 || !learnable[i]) continue;
+        double gi = g[i] * inv;
+        if (o.l1 > 0) gi += o.l1 / 100 * (w[i] > 0 ? 1 : w[i] < 0 ? -1 : 0);
+        if (o.l2 > 0) gi += o.l2 * 2 * w[i] / (100.0 * 100.0);
+        sum_squares[i] += gi * gi;
+        w[i] -= o.learning_rate * gi / std::sqrt(sum_squares[i]);
+        w[i] =
+            std::clamp(w[i], -eval::Weights::kMaxAbsCentipawns, eval::Weights::kMaxAbsCentipawns);
+      }
+    }
+    if (log)
+      *log << "  iteration " << iteration + 1 << " pass " << pass + 1 << ": kept-pair loss "
+           << (pass_pairs ? pass_loss / double(pass_pairs) : 0) << '\n';
+  }
+}
+
+void log_row(std::ostream* log, const IterationStats& s) {
+  if (!log) return;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "iteration %d: loss %.4f (held out %.4f), agreement %.2f%% (held out %.2f%%), "
+                "held-out disagreement %.4f; %d training / %d held-out positions, %lld pairs "
+                "(%lld kept); search %.1f s\n",
+                s.iteration, s.loss, s.heldout_loss, 100 * s.agreement, 100 * s.heldout_agreement,
+                s.heldout_disagreement, s.training_positions, s.heldout_positions,
+                static_cast<long long>(s.pairs), static_cast<long long>(s.kept_pairs), s.search_s);
+  *log << line << std::flush;
+}
+
+}  // namespace
+
+void LeafSet::add(const RawFeatures& f) {
+  entries.insert(entries.end(), f.entries.begin(), f.entries.end());
+  begins.push_back(uint32_t(entries.size()));
+  progress.push_back(uint16_t(f.progress_fixed));
+}
+
+PositionMeasure measure_position(Position& pos, Move teacher, const eval::Weights& w,
+                                 const double* wd, const LearnOptions& o, LeafSet* leaves) {
+  PositionMeasure m;
+  const engine::MoveList moves = engine::legal_moves(pos);
+  const int n = moves.size();
+  int t = -1;
+  for (int i = 0; i < n; ++i)
+    if (moves[i] == teacher) t = i;
+  if (n < 2 || t < 0) return m;
+  const engine::Color mover = pos.side_to_move();
+  thread_local std::vector<RawFeatures> features;
+  features.resize(size_t(n));
+  std::vector<double> values(static_cast<size_t>(n));
+  std::vector<char> mate(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const MoveLeaf leaf = search_move_leaf(pos, w, moves[i], o.quiescence_depth);
+    if (leaf.mated) {
+      mate[i] = 1;
+      values[i] = leaf.value > 0 ? kMateValue : -kMateValue;
+      continue;
+    }
+    pos.do_move(leaf.move);
+    for (Move pv : leaf.pv) pos.do_move(pv);
+    collect_raw_features(pos, mover, features[i]);
+    for (size_t k = 0; k <= leaf.pv.size(); ++k) pos.undo_move();
+    values[i] = raw_value(wd, features[i]);
+  }
+  const double va = values[t];
+  const double best = *std::max_element(values.begin(), values.end());
+  if (va >= best) m.agreement = 1.0 / double(std::count(values.begin(), values.end(), best));
+  for (int i = 0; i < n; ++i)
+    if (i != t) m.disagreement += disagreement_t(values[i] - va);
+  m.disagreement /= n - 1;
+  m.counted = true;
+  if (mate[t]) return m;
+  if (leaves) leaves->add(features[t]);
+  for (int i = 0; i < n; ++i) {
+    if (i == t || mate[i]) continue;
+    m.loss += softplus(-(va - values[i]) / o.scale_cp);
+    ++m.pairs;
+    if (leaves && va - values[i] <= o.window_cp) leaves->add(features[i]);
+  }
+  if (leaves && leaves->size() < 2) leaves->clear();
+  return m;
+}
+
+double add_position_gradient(const LeafSet& leaves, const double* w, double scale_cp, double scale,
+                             double* gradient) {
+  if (leaves.size() < 2) return 0;
+  const double va = leaves.value(w, 0);
+  double loss = 0, teacher_weight = 0;
+  for (size_t i = 1; i < leaves.size(); ++i) {
+    const double x = (va - leaves.value(w, i)) / scale_cp;
+    loss += softplus(-x);
+    // d/d(vb) of log(1 + exp(-(va - vb)/s)) = sigmoid(-x) / s; d/d(va) is its negation.
+    const double d = sigmoid(-x) / scale_cp;
+    teacher_weight += d;
+    add_raw_gradient(leaves.entries.data() + leaves.begins[i],
+                     leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i], scale * d,
+                     gradient);
+  }
+  add_raw_gradient(leaves.entries.data(), leaves.begins[1], leaves.progress[0],
+                   -scale * teacher_weight, gradient);
+  return loss;
+}
+
+Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
+                     const eval::Weights& init, eval::Weights& out,
+                     std::vector<IterationStats>& stats, std::ostream* log) {
+  if (positions.empty()) return Status::error("no training positions");
+  const uint64_t fingerprint = fingerprint_of(o, positions, init);
+  TrainingState state;
+  state.w.resize(kN);
+  state.sum_squares.assign(kN, 0.0);
+  for (int i = 0; i < kN; ++i) state.w[i] = init.get(i);
+  if (!o.checkpoint_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(o.checkpoint_dir, ec);
+    if (ec) return Status::error(o.checkpoint_dir + ": cannot create: " + ec.message());
+    const bool exists = fs::exists(fs::path(o.checkpoint_dir) / "state.bin", ec);
+    if (o.resume && exists) {
+      if (Status s = load_state(o.checkpoint_dir, fingerprint, state); !s) return s;
+      if (log)
+        *log << "resuming from " << o.checkpoint_dir << " after iteration " << state.iteration
+             << '\n';
+      for (const IterationStats& row : state.stats) log_row(log, row);
+    } else if (exists) {
+      return Status::error(o.checkpoint_dir +
+                           ": holds a checkpoint (state.bin); pass --resume to continue it "
+                           "or choose another directory");
+    }
+  }
+  if (state.iteration > o.iterations)
+    return Status::error("the checkpoint is after iteration " + std::to_string(state.iteration) +
+                         ", beyond --iterations " + std::to_string(o.iterations));
+  std::vector<LeafSet> leaves;
+  for (;;) {
+    const bool last = state.iteration >= o.iterations;
+    IterationStats row = search_all(o, positions, state.w, leaves, !last, log, state.iteration);
+    state.stats.resize(size_t(state.iteration));
+    state.stats.push_back(row);
+    log_row(log, row);
+    if (last) break;
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<char> learnable = learnable_features(o.min_count, leaves);
+    if (log)
+      *log << "  " << std::count(learnable.begin(), learnable.end(), 1) << " of " << kN
+           << " features active in the leaves of at least " << o.min_count
+           << " training positions may learn\n";
+    gradient_passes(o, leaves, learnable, state.iteration, state, log);
+    state.stats.back().passes_s = seconds_since(start);
+    ++state.iteration;
+    if (!o.checkpoint_dir.empty()) {
+      if (Status s = save_state(o.checkpoint_dir, fingerprint, state); !s) return s;
+      eval::Weights snapshot = round_weights(state.w);
+      snapshot.set_header("checkpoint of sashite learn train after iteration " +
+                          std::to_string(state.iteration) + " (learned, unfinished)");
+      if (Status s = snapshot.save((fs::path(o.checkpoint_dir) / "weights.eval").string()); !s)
+        return s;
+    }
+  }
+  leaves.clear();
+  out = round_weights(state.w);
+  stats = state.stats;
+  return Status::ok();
+}
+
+}  // namespace tools
