@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "engine/notation.h"
+#include "engine/text_lines.h"
 
 namespace book {
 
@@ -16,18 +17,9 @@ constexpr int kColumns = 7;
 // Splits text into lines (LF or CRLF), calling visit(line, line_number) until it fails.
 template <typename Visit>
 engine::Status for_each_line(std::string_view text, Visit visit) {
-  int line_number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++line_number;
-    engine::Status s = visit(line, line_number);
-    if (!s) return s;
-    start = end + 1;
-  }
+  engine::TextLines lines(text);
+  for (std::string_view line; lines.next(line);)
+    if (engine::Status s = visit(line, lines.number()); !s) return s;
   return engine::Status::ok();
 }
 

@@ -7,6 +7,7 @@
 
 #include "book/book_plies.h"
 #include "engine/notation.h"
+#include "engine/text_lines.h"
 #include "engine/words.h"
 
 namespace book {
@@ -31,15 +32,9 @@ engine::Status import_yaneuraou_book_text(std::string_view text, std::string_vie
                                           BookBuilder& out, ImportStats& stats) {
   engine::Position pos;
   enum class Block { kNone, kValid, kSkipped } block = Block::kNone;
-  int line_number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  engine::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const int line_number = lines.number();
     auto where = [&]() { return std::string(name) + ":" + std::to_string(line_number) + ": "; };
     if (line.empty() || line[0] == '#' || line.substr(0, 2) == "//") continue;
     if (line.substr(0, 5) == "sfen ") {

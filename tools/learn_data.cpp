@@ -8,6 +8,7 @@
 
 #include "engine/csa_record.h"
 #include "engine/notation.h"
+#include "engine/text_lines.h"
 #include "engine/words.h"
 
 namespace tools {
@@ -18,15 +19,10 @@ namespace fs = std::filesystem;
 
 Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
                           std::vector<TrainingPosition>& out) {
-  int line_number = 0;
   int group = first_group;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
+  engine::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const int line_number = lines.number();
     if (const size_t hash = line.find('#'); hash != std::string_view::npos)
       line = line.substr(0, hash);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))

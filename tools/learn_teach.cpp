@@ -12,6 +12,7 @@
 #include "engine/csa_record.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "engine/text_lines.h"
 #include "tools/book_think.h"
 #include "tools/book_think_engines.h"
 #include "tools/learn_curve.h"
@@ -137,12 +138,9 @@ Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& ke
       return Status::error(path + ": cannot cut off its unfinished last line: " + ec.message());
     text.resize(keep);
   }
-  size_t begin = 0;
-  for (int number = 1; begin < text.size(); ++number) {
-    const size_t end = text.find('\n', begin);
-    std::string_view line = std::string_view(text).substr(begin, end - begin);
-    begin = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  engine::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const int number = lines.number();
     if (line.empty()) continue;
     if (line.rfind(kNoMovePrefix, 0) == 0) {
       line.remove_prefix(std::string_view(kNoMovePrefix).size());

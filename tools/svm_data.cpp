@@ -12,6 +12,7 @@
 
 #include "engine/csa_record.h"
 #include "engine/movegen.h"
+#include "engine/text_lines.h"
 
 namespace tools {
 
@@ -136,15 +137,9 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
 
 Status parse_svm_data(std::string_view text, std::string_view name, std::vector<SvmExample>& out) {
   out.clear();
-  int line_number = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  engine::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const int line_number = lines.number();
     if (line.empty() || line[0] == '#') continue;
     auto fail = [&](const std::string& message) {
       return Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " + message);

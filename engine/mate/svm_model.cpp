@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/shipped_file.h"
+#include "engine/text_lines.h"
 #include "engine/words.h"
 
 namespace engine::mate {
@@ -62,21 +63,13 @@ Status parse_svm_model(std::string_view text, std::string_view name, SvmModel& o
   auto fail = [&](const std::string& message) {
     return Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " + message);
   };
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_number;
+  TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    line_number = lines.number();
     if (const size_t hash = line.find('#'); hash != std::string_view::npos)
       line = line.substr(0, hash);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::vector<std::string_view> w = split_words(line);
-    if (w.empty()) {
-      if (eol == text.size()) break;
-      continue;
-    }
+    if (w.empty()) continue;
     if (!have_header) {
       if (w[0] != "sashite-svm-model")
         return fail("expected the header 'sashite-svm-model 1', got '" + std::string(w[0]) + "'");
@@ -118,7 +111,6 @@ Status parse_svm_model(std::string_view text, std::string_view name, SvmModel& o
     } else {
       return fail("unknown key '" + std::string(w[0]) + "'");
     }
-    if (eol == text.size()) break;
   }
   if (!have_header) return fail("empty model file (no 'sashite-svm-model 1' header)");
   if (!have_features) return fail("missing 'features 129'");
