@@ -30,7 +30,10 @@ Value Worker::probe_mate(int ply, Move& first_move) {
   } else if (settings.multiplier != 1.0) {
     limit = uint64_t(double(limit) * settings.multiplier + 0.5);
   }
-  if (limit == 0) return kValueNone;
+  if (limit == 0) {
+    if (mate_limit_) mate_limit_->record(0, 0, settings.nodes);
+    return kValueNone;
+  }
   mate::MateOptions options;
   options.algo = mate::MateAlgo::kDfpn;
   options.node_limit = limit;
@@ -38,6 +41,7 @@ Value Worker::probe_mate(int ply, Move& first_move) {
   options.stop = &manager_.stop_;
   mate::MateResult result;
   mate::solve_mate(pos_, options, result, mate_table_.get());
+  if (mate_limit_) mate_limit_->record(result.nodes, limit, settings.nodes);
   ++mate_calls_;
   mate_nodes_ += result.nodes;
   nodes_.fetch_add(result.nodes, std::memory_order_relaxed);

@@ -140,7 +140,7 @@ TEST_CASE("mate control: the controlled solvers still answer right and verify th
   }
 }
 
-TEST_CASE("mate control: the node-limit control keeps the total effort") {
+TEST_CASE("mate control: the node-limit control keeps the nodes actually searched") {
   const auto model = shipped_model();
   std::vector<Position> positions;
   for (const char* name : {"mate3_mate5_head20.sfen", "nomate_nogare17.sfen", "mate_kongo50.sfen",
@@ -152,23 +152,35 @@ TEST_CASE("mate control: the node-limit control keeps the total effort") {
   REQUIRE(positions.size() > 100);
   MateNodeLimitControl none(nullptr, 0.75);
   CHECK(none.node_limit(positions[0], 1000) == 750);
-  MateNodeLimitControl control(model, 1.0);
-  // Many passes over the set: the running mean settles and the limits add up to about the
-  // base times the number of calls.
-  double total = 0, calls = 0;
-  uint64_t smallest = ~0ull, largest = 0;
-  for (int pass = 0; pass < 20; ++pass)
-    for (const Position& pos : positions) {
-      const uint64_t limit = control.node_limit(pos, 1000);
-      smallest = std::min(smallest, limit);
-      largest = std::max(largest, limit);
-      total += double(limit);
-      calls += 1;
-    }
-  CHECK(total / calls == doctest::Approx(1000).epsilon(0.05));
-  CHECK(largest > 2 * smallest);  // the prediction does steer the limits
-  CHECK(control.mean_probability() > 0.0);
-  CHECK(control.mean_probability() < 1.0);
+  // A synthetic solver: a position needs `need` nodes (mates predicted well need many,
+  // the others few); a call searches min(need, limit). What base-limited calls would have
+  // searched, times the multiplier, is what the controlled calls search in the end.
+  for (double multiplier : {1.0, 0.75}) {
+    MateNodeLimitControl control(model, multiplier);
+    const uint64_t base = 1000;
+    double controlled = 0, uncontrolled = 0;
+    uint64_t smallest = ~0ull, largest = 0;
+    for (int pass = 0; pass < 30; ++pass)
+      for (size_t i = 0; i < positions.size(); ++i) {
+        const Position& pos = positions[i];
+        const double p = model->probability(model->decision_value(pos));
+        const uint64_t need = uint64_t(50 + 4000 * p * p) + (i % 7) * 30;
+        const uint64_t limit = control.node_limit(pos, base);
+        const uint64_t used = std::min(need, limit);
+        control.record(used, limit, base);
+        if (pass >= 10) {  // after the scale has settled
+          controlled += double(used);
+          uncontrolled += double(std::min(need, base));
+          smallest = std::min(smallest, limit);
+          largest = std::max(largest, limit);
+        }
+      }
+    CAPTURE(multiplier);
+    CHECK(controlled / uncontrolled == doctest::Approx(multiplier).epsilon(0.1));
+    CHECK(largest > 2 * smallest);  // the prediction does steer the limits
+    CHECK(control.mean_probability() > 0.0);
+    CHECK(control.mean_probability() < 1.0);
+  }
 }
 
 TEST_CASE("mate control: the comparison tables count every position under every control") {

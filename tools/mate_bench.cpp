@@ -84,6 +84,7 @@ MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& 
       engine::mate::MateOptions these = options;
       if (limit) these.node_limit = limit->node_limit(pos, options.node_limit);
       s = engine::mate::solve_mate(pos, these, result, &table);
+      if (s && limit) limit->record(result.nodes, these.node_limit, options.node_limit);
     }
     if (!s) {
       err << "line " << p.line_number << ": error: " << s.message() << std::endl;

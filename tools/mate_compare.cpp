@@ -95,6 +95,7 @@ std::vector<MateCompareRow> run_mate_comparison(const std::vector<MateProblem>& 
       const auto start = std::chrono::steady_clock::now();
       engine::mate::solve_mate(pos, options, results[i], &table);
       seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (limits[i]) limits[i]->record(results[i].nodes, options.node_limit, o.solver.node_limit);
       rows[i].all.add(results[i]);
       rows[i].all_seconds += seconds[i];
       any_unknown |= results[i].status == MateStatus::kUnknown;

@@ -63,16 +63,35 @@ void SvmMateHooks::threshold_increments(Position& pos, int ply, bool or_node,
 
 MateNodeLimitControl::MateNodeLimitControl(std::shared_ptr<const SvmModel> model,
                                            double multiplier)
-    : model_(std::move(model)), multiplier_(multiplier) {}
+    : model_(std::move(model)), multiplier_(multiplier), scale_(multiplier) {}
 
 uint64_t MateNodeLimitControl::node_limit(const Position& pos, uint64_t base) {
-  const double scaled = double(base) * multiplier_;
-  if (!model_) return uint64_t(std::llround(scaled));
+  if (!model_) return uint64_t(std::llround(double(base) * multiplier_));
   const double f = model_->probability(model_->decision_value(pos));
   const double mean = sum_ / count_;
   sum_ += f;
   count_ += 1;
-  return uint64_t(std::llround(scaled * f / mean));
+  return uint64_t(std::llround(double(base) * scale_ * f / mean));
+}
+
+void MateNodeLimitControl::record(uint64_t nodes, uint64_t limit, uint64_t base) {
+  if (!model_) return;
+  double shadow;
+  if (nodes < limit)
+    shadow = double(std::min(nodes, base));  // ended by itself
+  else if (limit >= base)
+    shadow = double(base);  // a base-limited call would have stopped at base
+  else
+    shadow = 0.5 * double(limit + base);  // stopped early: somewhere between limit and base
+  if (!primed_) {
+    // The prior: kPriorCalls calls like this one at the starting scale.
+    shadow_ = shadow * kPriorCalls;
+    per_scale_ = double(nodes) / scale_ * kPriorCalls;
+    primed_ = true;
+  }
+  shadow_ = shadow_ * kDecay + shadow;
+  per_scale_ = per_scale_ * kDecay + double(nodes) / scale_;
+  if (per_scale_ > 0) scale_ = std::clamp(multiplier_ * shadow_ / per_scale_, 0.01, 100.0);
 }
 
 }  // namespace engine::mate
