@@ -53,7 +53,7 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_spin("Threads", 1, 1, 512).on_change = [this](const Option& o) {
     search_->set_threads(int(o.as_int()));
   };
-  // Default: "default", the shipped data/weights/default.eval.
+  // Default: "default", the shipped data/weights/default.eval (learned; hand-set.eval beside it).
   options_.add_filename("EvalFile", "default").on_change = [this](const Option&) {
     weights_loaded_ = false;
   };

@@ -73,8 +73,8 @@ Position mirrored(const Position& pos) {
   return result;
 }
 
-std::string shipped_weights_path() {
-  return std::string(SASHITE_TEST_DATA_DIR) + "/../../data/weights/default.eval";
+std::string shipped_weights_path(const std::string& name) {
+  return std::string(SASHITE_TEST_DATA_DIR) + "/../../data/weights/" + name;
 }
 
 std::string temporary_path(const std::string& name) {
@@ -303,9 +303,15 @@ TEST_CASE("eval: weights survive save and load") {
   CHECK(std::fabs(back.get(kMaterialOffset) + 12.34) <= 1.0 / 64);
 }
 
-TEST_CASE("eval: the shipped default weights load and are the hand-set ones") {
+TEST_CASE("eval: the shipped weights load: learned by default, and the hand-set ones") {
+  Weights learned;
+  const Status learned_status = learned.load(shipped_weights_path("default.eval"));
+  REQUIRE_MESSAGE(learned_status.is_ok(), learned_status.message());
+  CHECK(learned.header().starts_with("learned weights (sashite learn train"));
+  CHECK(learned.header().find("command: sashite learn train") != std::string::npos);
+  CHECK_FALSE(learned == Weights::hand_set());
   Weights w;
-  const Status status = w.load(shipped_weights_path());
+  const Status status = w.load(shipped_weights_path("hand-set.eval"));
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   CHECK(w == Weights::hand_set());
   CHECK(w.header().starts_with("hand-set weights (not learned):"));
@@ -350,6 +356,14 @@ TEST_CASE("eval: malformed weight files are rejected with the line named") {
     const std::string count_line = "features " + std::to_string(kFeatureCount);
     text.replace(text.find(count_line), count_line.size(), "features 12");
     expect_error(text, at_line(line_of(good, "features")) + ": wrong feature count 12");
+  }
+  SUBCASE("a file of the layout before piece_square (8402 features)") {
+    std::string text = good;
+    const std::string count_line = "features " + std::to_string(kFeatureCount);
+    text.replace(text.find(count_line), count_line.size(), "features 8402");
+    expect_error(text, "wrong feature count 8402 (this build's layout has " +
+                           std::to_string(kFeatureCount) +
+                           ": the file was made for another layout");
   }
   SUBCASE("not a number") {
     std::string text = good;
@@ -406,4 +420,66 @@ TEST_CASE("eval: malformed weight files are rejected with the line named") {
     CHECK_FALSE(status.is_ok());
     CHECK(status.message().find("/nonexistent-directory/none.eval") != std::string::npos);
   }
+}
+
+namespace {
+
+// Phase-feature counts (index within a phase set) of a position, summed over reports.
+struct PhaseCountSink {
+  std::vector<int> counts = std::vector<int>(kPhaseSize, 0);
+  void base(int, int) {}
+  void phase(int index, int count) { counts[index] += count; }
+  void king(Color, int, int, int, int) {}
+};
+
+}  // namespace
+
+TEST_CASE("eval: piece_square, safety, threat, mobility, threatened of a hand-built position") {
+  // Black: king 5i, pawn 5g, gold 4g. White: king 5a, rook 5e, pawn 4f (attacking the gold).
+  const Position pos = from_sfen("4k4/9/9/9/4r4/5p3/4PG3/9/4K4 b - 1");
+  PhaseCountSink sink;
+  detail::visit_features(pos, sink);
+  std::vector<int> expected(kPhaseSize, 0);
+  for (int i = 0; i < kPieceSquareOffset; ++i) expected[i] = sink.counts[i];  // older sections
+  const int square_block = kFoldedFileNb * kRankNb;
+  // Black pawn 5g: file 5 (folded 4), rank g (6); attacked by the rook, defended by the gold.
+  expected[kPieceSquareOffset + 0 * square_block + 4 * 9 + 6] += 1;
+  expected[kSafetyOffset + (0 * 4 + 1) * 4 + 1] += 1;
+  // Black gold 4g: folded file 3, rank 6; attacked by the pawn (a cheaper piece), undefended.
+  expected[kPieceSquareOffset + kind_index(kGold) * square_block + 3 * 9 + 6] += 1;
+  expected[kSafetyOffset + (kind_index(kGold) * 4 + 1) * 4 + 0] += 1;
+  expected[kThreatOffset + kind_index(kGold)] += 1;
+  // White pawn 4f: from White's side rank 8 - 5 = 3; attacked by the gold, undefended.
+  expected[kPieceSquareOffset + 0 * square_block + 3 * 9 + 3] -= 1;
+  expected[kSafetyOffset + (0 * 4 + 1) * 4 + 0] -= 1;
+  // White rook 5e: rank 4 either way; no attacker, no defender; it reaches 5b-5d, 5f, 5g
+  // (the pawn) and the eight other squares of rank e: 13 squares (5a is its own king's).
+  expected[kPieceSquareOffset + kind_index(kRook) * square_block + 4 * 9 + 4] -= 1;
+  expected[kSafetyOffset + (kind_index(kRook) * 4 + 0) * 4 + 0] -= 1;
+  expected[kMobilityOffset + slider_index(kRook) * kMobilityBuckets + 13] -= 1;
+  // Threatened: Black (to move) has the gold (class 2) en prise, White (waiting) the pawn.
+  expected[kThreatenedOffset + (1 * 4 + 1) * kValueClassNb + 2] += 1;
+  expected[kThreatenedOffset + (0 * 4 + 1) * kValueClassNb + 0] -= 1;
+  for (int i = 0; i < kPhaseSize; ++i) {
+    CAPTURE(feature_name(kOpeningOffset + i));
+    CHECK(sink.counts[i] == expected[i]);
+  }
+}
+
+TEST_CASE("eval: the hand-set weights leave the learned-only sections at 0") {
+  const Weights w = Weights::hand_set();
+  for (int set : {kOpeningOffset, kEndgameOffset})
+    for (int i = kPieceSquareOffset; i < kPhaseSize; ++i) {
+      CAPTURE(feature_name(set + i));
+      CHECK(w.get(set + i) == 0);
+    }
+  CHECK(feature_name(kOpeningOffset + kPieceSquareOffset + kind_index(kGold) * 45 + 3 * 9 + 6) ==
+        "opening_piece_square[gold][file=3][rank=6]");
+  CHECK(feature_name(kEndgameOffset + kSafetyOffset + (0 * 4 + 1) * 4 + 2) ==
+        "endgame_safety[pawn][attackers=1][defenders=2]");
+  CHECK(feature_name(kOpeningOffset + kThreatOffset + kind_index(kRook)) == "opening_threat[rook]");
+  CHECK(feature_name(kEndgameOffset + kThreatenedOffset + (1 * 4 + 2) * 5 + 3) ==
+        "endgame_threatened[to_move][count=2][class=3]");
+  CHECK(feature_name(kOpeningOffset + kMobilityOffset + slider_index(kHorse) * 17 + 9) ==
+        "opening_mobility[horse][9]");
 }

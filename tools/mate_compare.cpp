@@ -23,7 +23,9 @@ std::string fixed(double v, int decimals) {
 std::string percent_change(double base, double value) {
   if (base <= 0) return "-";
   const double change = (value - base) / base * 100;
-  return (change >= 0 ? "+" : "") + fixed(change, 1) + "%";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", change);
+  return buf;
 }
 
 void print_tables(const std::vector<MateCompareRow>& rows, const MateCompareOptions& o,

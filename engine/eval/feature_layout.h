@@ -40,11 +40,26 @@ namespace engine::eval {
 //                           nor attacked by the enemy
 //   king_drops      [7][9]  per king and per kind the enemy holds in hand: (PieceType - 1,
 //                           number of empty squares adjacent to the king)
+//   piece_square [13][5][9] a non-king piece by (kind_index, folded file, rank) seen from its
+//                           owner's side: folded file min(f, 8 - f) (0 = file 1 or 9, 4 =
+//                           file 5), rank 0 = the enemy's back rank (see square_index)
+//   safety      [13][4][4]  a non-king piece by (kind_index, enemy attackers of its square,
+//                           own defenders of it), both capped at 3; kings count here
+//   threat          [13]    a non-king piece attacked by an enemy piece of a lower value
+//                           class (value_class), by the attacked piece's kind_index
+//   mobility      [5][17]   a slider by (slider_index, squares it attacks that are not
+//                           occupied by its own side, capped at 16)
+//   threatened   [2][4][5]  per side: (1 if it is to move else 0, number of its non-king
+//                           pieces attacked by a cheaper enemy piece or attacked and not
+//                           defended, capped at 3, the highest value_class among them or 0)
 // The king-safety counts ignore the kings as attackers and defenders, except that an
 // escape square may not be attacked by the enemy king; attacks are those of the board as it
 // stands (a king still blocks the slider that checks it). The 5x5 box is clipped at the edge
 // and includes the king's own square. Count features of a king count +1 for Black's king
-// and -1 for White's: the weights are from the king owner's point of view.
+// and -1 for White's: the weights are from the king owner's point of view. The safety
+// counts are those of the king box (one per piece whose attacks reach the square) plus the
+// kings'. piece_square folds the files like own_king's |df|, so that the evaluation of a
+// position and of its left-right mirror image stay equal.
 
 // The 13 kinds other than the king, in PieceType order: pawn, lance, knight, silver,
 // bishop, rook, gold, +pawn, +lance, +knight, +silver, horse, dragon.
@@ -71,6 +86,12 @@ constexpr int kDefenceBuckets = 24;
 constexpr int kControlledBuckets = 26;
 constexpr int kEscapeBuckets = 9;
 constexpr int kDropBuckets = 9;
+constexpr int kFoldedFileNb = 5;  // min(file, 8 - file): files 1|9, 2|8, 3|7, 4|6, 5
+constexpr int kRankNb = 9;
+constexpr int kSafetyBuckets = 4;  // 0, 1, 2, 3 or more attackers (defenders)
+constexpr int kSliderNb = 5;       // lance, bishop, rook, horse, dragon
+constexpr int kMobilityBuckets = 17;
+constexpr int kValueClassNb = 5;  // see value_class
 
 // Base features.
 constexpr int kMaterialOffset = 0;
@@ -87,7 +108,13 @@ constexpr int kKingDefencesOffset = kKingAttacksOffset + kAttackBuckets;
 constexpr int kKingControlledOffset = kKingDefencesOffset + kDefenceBuckets;
 constexpr int kKingEscapesOffset = kKingControlledOffset + kControlledBuckets;
 constexpr int kKingDropsOffset = kKingEscapesOffset + kEscapeBuckets;
-constexpr int kPhaseSize = kKingDropsOffset + kHandKindNb * kDropBuckets;
+constexpr int kPieceSquareOffset = kKingDropsOffset + kHandKindNb * kDropBuckets;
+constexpr int kSafetyOffset = kPieceSquareOffset + kKindNb * kFoldedFileNb * kRankNb;
+constexpr int kThreatOffset = kSafetyOffset + kKindNb * kSafetyBuckets * kSafetyBuckets;
+constexpr int kMobilityOffset = kThreatOffset + kKindNb;
+constexpr int kThreatenedCountNb = 4;  // 0, 1, 2, 3 or more pieces
+constexpr int kThreatenedOffset = kMobilityOffset + kSliderNb * kMobilityBuckets;
+constexpr int kPhaseSize = kThreatenedOffset + 2 * kThreatenedCountNb * kValueClassNb;
 
 constexpr int kOpeningOffset = kBaseSize;
 constexpr int kEndgameOffset = kOpeningOffset + kPhaseSize;
@@ -100,6 +127,30 @@ constexpr int kp_index(Color owner, int kind, Square k, Square s) {
   const int dr = owner == kBlack ? rank_of(k) - rank_of(s) : rank_of(s) - rank_of(k);
   return (kind * kDfNb + (df < 0 ? -df : df)) * kDrNb + dr + 8;
 }
+
+// Index (within a piece_square table, kind 0) of a piece of colour `owner` on square s:
+// folded file * 9 + rank, both seen from the owner's side.
+constexpr int square_index(Color owner, Square s) {
+  const int f = file_of(s), r = relative_rank(owner, rank_of(s));
+  return (f < 8 - f ? f : 8 - f) * kRankNb + r;
+}
+
+// Value classes for threat: pawn 0; lance, knight 1; silver, gold and the promoted small
+// pieces 2; bishop, rook 3; horse, dragon 4. By PieceType - 1 (the king's entry unused).
+inline constexpr int kValueClass[14] = {0, 1, 1, 2, 3, 3, 2, 0, 2, 2, 2, 2, 4, 4};
+constexpr int value_class(PieceType t) { return kValueClass[t - 1]; }
+
+// slider_index for lance, bishop, rook, horse, dragon; -1 for the other kinds.
+constexpr int slider_index(PieceType t) {
+  return t == kLance    ? 0
+         : t == kBishop ? 1
+         : t == kRook   ? 2
+         : t == kHorse  ? 3
+         : t == kDragon ? 4
+                        : -1;
+}
+inline constexpr const char* kSliderNames[kSliderNb] = {"lance", "bishop", "rook", "horse",
+                                                        "dragon"};
 
 // A named block of the weight vector, as the weight file and describe() show it.
 struct Section {
@@ -126,6 +177,20 @@ inline constexpr Section kSections[] = {
      1},
     {"opening_king_escapes", kOpeningOffset + kKingEscapesOffset, {kEscapeBuckets, 1, 1}, 1},
     {"opening_king_drops", kOpeningOffset + kKingDropsOffset, {kHandKindNb, kDropBuckets, 1}, 2},
+    {"opening_piece_square",
+     kOpeningOffset + kPieceSquareOffset,
+     {kKindNb, kFoldedFileNb, kRankNb},
+     3},
+    {"opening_safety",
+     kOpeningOffset + kSafetyOffset,
+     {kKindNb, kSafetyBuckets, kSafetyBuckets},
+     3},
+    {"opening_threat", kOpeningOffset + kThreatOffset, {kKindNb, 1, 1}, 1},
+    {"opening_mobility", kOpeningOffset + kMobilityOffset, {kSliderNb, kMobilityBuckets, 1}, 2},
+    {"opening_threatened",
+     kOpeningOffset + kThreatenedOffset,
+     {2, kThreatenedCountNb, kValueClassNb},
+     3},
     {"endgame_own_king", kEndgameOffset + kOwnKingOffset, {kKindNb, kDfNb, kDrNb}, 3},
     {"endgame_enemy_king", kEndgameOffset + kEnemyKingOffset, {kKindNb, kDfNb, kDrNb}, 3},
     {"endgame_king_attacks", kEndgameOffset + kKingAttacksOffset, {kAttackBuckets, 1, 1}, 1},
@@ -136,9 +201,23 @@ inline constexpr Section kSections[] = {
      1},
     {"endgame_king_escapes", kEndgameOffset + kKingEscapesOffset, {kEscapeBuckets, 1, 1}, 1},
     {"endgame_king_drops", kEndgameOffset + kKingDropsOffset, {kHandKindNb, kDropBuckets, 1}, 2},
+    {"endgame_piece_square",
+     kEndgameOffset + kPieceSquareOffset,
+     {kKindNb, kFoldedFileNb, kRankNb},
+     3},
+    {"endgame_safety",
+     kEndgameOffset + kSafetyOffset,
+     {kKindNb, kSafetyBuckets, kSafetyBuckets},
+     3},
+    {"endgame_threat", kEndgameOffset + kThreatOffset, {kKindNb, 1, 1}, 1},
+    {"endgame_mobility", kEndgameOffset + kMobilityOffset, {kSliderNb, kMobilityBuckets, 1}, 2},
+    {"endgame_threatened",
+     kEndgameOffset + kThreatenedOffset,
+     {2, kThreatenedCountNb, kValueClassNb},
+     3},
 };
 constexpr int kSectionNb = int(sizeof(kSections) / sizeof(kSections[0]));
-constexpr int kPhaseSectionNb = 7;  // sections per phase set
+constexpr int kPhaseSectionNb = 12;  // sections per phase set
 
 constexpr bool sections_tile_the_vector() {
   int next = 0;

@@ -25,6 +25,14 @@ inline constexpr std::array<Bitboard, kSquareNb> kKingBox = [] {
   return boxes;
 }();
 
+// square_index(c, s) for every colour and square.
+inline constexpr auto kSquareIndex = [] {
+  std::array<std::array<uint8_t, kSquareNb>, kColorNb> table{};
+  for (Color c : {kBlack, kWhite})
+    for (Square s = 0; s < kSquareNb; ++s) table[c][s] = uint8_t(square_index(c, s));
+  return table;
+}();
+
 // kp_index(c, 0, k, s) for every colour, king square and square.
 inline constexpr auto kRelative = [] {
   std::array<std::array<std::array<uint8_t, kSquareNb>, kSquareNb>, kColorNb> table{};
@@ -83,6 +91,11 @@ struct AttackCounter {
     return count_in_area(plane[0], box) + 2 * count_in_area(plane[1], box) +
            4 * count_in_area(plane[2], box) + 8 * count_in_area(plane[3], box);
   }
+  // The count on one square.
+  int at(Square s) const {
+    return int(plane[0].test(s)) + 2 * int(plane[1].test(s)) + 4 * int(plane[2].test(s)) +
+           8 * int(plane[3].test(s));
+  }
   // Squares where this count is greater than other's.
   Bitboard greater_than(const AttackCounter& other) const {
     Bitboard gt, eq = Bitboard::all();
@@ -116,27 +129,39 @@ inline int visit_features(const Position& pos, Sink& sink) {
   const Bitboard kings = pos.pieces(kKing);
   const Square king[kColorNb] = {pos.king_square(kBlack), pos.king_square(kWhite)};
   AttackCounter counter[kColorNb];
+  Bitboard class_attacks[kColorNb][kValueClassNb] = {};  // by the attacker's value_class
   int progress_points = 0;
 
   for (Color c : {kBlack, kWhite}) {
     const int sign = c == kBlack ? 1 : -1;
     const Square own = king[c], enemy = king[~c];
-    // Material, king-relative placement and progress of one piece.
+    // Material, king-relative placement, piece-square and progress of one piece.
     auto place = [&](Square s, PieceType t) {
       const int kind = kind_index(t);
       sink.base(kMaterialOffset + t - 1, sign);
       const int base = kind * kDfNb * kDrNb;
       if (own != kSquareNone) sink.phase(kOwnKingOffset + base + kRelative[c][own][s], sign);
       if (enemy != kSquareNone) sink.phase(kEnemyKingOffset + base + kRelative[c][enemy][s], sign);
+      sink.phase(kPieceSquareOffset + kind * kFoldedFileNb * kRankNb + kSquareIndex[c][s], sign);
       progress_points += kProgressPoints[c][s];
     };
     const Bitboard pawns = pos.pieces(c, kPawn);
+    const Bitboard own_pieces = pos.pieces(c);
     for (Square s : pawns) place(s, kPawn);
-    counter[c].add(pawn_attacks(c, pawns));
-    for (Square s : pos.pieces(c).and_not(kings | pawns)) {
+    const Bitboard pawn_reach = pawn_attacks(c, pawns);
+    counter[c].add(pawn_reach);
+    class_attacks[c][0] = pawn_reach;
+    for (Square s : own_pieces.and_not(kings | pawns)) {
       const PieceType t = type_of(pos.piece_on(s));
       place(s, t);
-      counter[c].add(piece_attacks(c, t, s, occupied));
+      const Bitboard reach = piece_attacks(c, t, s, occupied);
+      counter[c].add(reach);
+      class_attacks[c][value_class(t)] |= reach;
+      const int slider = slider_index(t);
+      if (slider >= 0)
+        sink.phase(kMobilityOffset + slider * kMobilityBuckets +
+                       cap(reach.and_not(own_pieces).count(), kMobilityBuckets),
+                   sign);
     }
     if (own != kSquareNone) progress_points += kProgressPoints[c][own];
 
@@ -150,6 +175,40 @@ inline int visit_features(const Position& pos, Sink& sink) {
 
     for (Square s : pos.pinned(c))
       sink.base(kPinOffset + kind_index(type_of(pos.piece_on(s))), sign);
+  }
+
+  // Safety and threats of every non-king piece; the kings join the attackers and defenders.
+  Bitboard king_reach[kColorNb];
+  for (Color c : {kBlack, kWhite})
+    king_reach[c] = king[c] == kSquareNone ? Bitboard() : step_attacks(c, kKing, king[c]);
+  for (Color c : {kBlack, kWhite}) {
+    const int sign = c == kBlack ? 1 : -1;
+    // cheaper[v]: squares the enemy attacks with a piece of value class below v.
+    Bitboard cheaper[kValueClassNb];
+    for (int v = 1; v < kValueClassNb; ++v) cheaper[v] = cheaper[v - 1] | class_attacks[~c][v - 1];
+    int threatened = 0, highest = 0;
+    for (Square s : pos.pieces(c).and_not(kings)) {
+      const PieceType t = type_of(pos.piece_on(s));
+      const int kind = kind_index(t);
+      const int attackers = counter[~c].at(s) + int(king_reach[~c].test(s));
+      const int defenders = counter[c].at(s) + int(king_reach[c].test(s));
+      sink.phase(kSafetyOffset +
+                     (kind * kSafetyBuckets + cap(attackers, kSafetyBuckets)) * kSafetyBuckets +
+                     cap(defenders, kSafetyBuckets),
+                 sign);
+      const bool by_cheaper = cheaper[value_class(t)].test(s);
+      if (by_cheaper) sink.phase(kThreatOffset + kind, sign);
+      if (by_cheaper || (attackers > 0 && defenders == 0)) {
+        ++threatened;
+        if (value_class(t) > highest) highest = value_class(t);
+      }
+    }
+    const int to_move = pos.side_to_move() == c ? 1 : 0;
+    sink.phase(
+        kThreatenedOffset +
+            (to_move * kThreatenedCountNb + cap(threatened, kThreatenedCountNb)) * kValueClassNb +
+            highest,
+        sign);
   }
 
   for (Color c : {kBlack, kWhite}) {

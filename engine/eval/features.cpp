@@ -77,6 +77,22 @@ std::string feature_name(int index) {
            std::to_string(i % kHandCountNb + 1) + "]";
   if (name == "pin") return name + "[" + kKindNames[i] + "]";
   if (name == "tempo") return name;
+  if (name.ends_with("_piece_square"))
+    return name + "[" + kKindNames[i / (kFoldedFileNb * kRankNb)] +
+           "][file=" + std::to_string(i / kRankNb % kFoldedFileNb) +
+           "][rank=" + std::to_string(i % kRankNb) + "]";
+  if (name.ends_with("_safety"))
+    return name + "[" + kKindNames[i / (kSafetyBuckets * kSafetyBuckets)] +
+           "][attackers=" + std::to_string(i / kSafetyBuckets % kSafetyBuckets) +
+           "][defenders=" + std::to_string(i % kSafetyBuckets) + "]";
+  if (name.ends_with("_threat")) return name + "[" + kKindNames[i] + "]";
+  if (name.ends_with("_mobility"))
+    return name + "[" + kSliderNames[i / kMobilityBuckets] + "][" +
+           std::to_string(i % kMobilityBuckets) + "]";
+  if (name.ends_with("_threatened"))
+    return name + "[" + (i / (kThreatenedCountNb * kValueClassNb) ? "to_move" : "waiting") +
+           "][count=" + std::to_string(i / kValueClassNb % kThreatenedCountNb) +
+           "][class=" + std::to_string(i % kValueClassNb) + "]";
   if (section->rank == 3) {
     const int kind = i / (kDfNb * kDrNb), df = i / kDrNb % kDfNb, dr = i % kDrNb - 8;
     return name + "[" + kKindNames[kind] + "][df=" + std::to_string(df) +

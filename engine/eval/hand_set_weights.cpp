@@ -91,6 +91,8 @@ Weights Weights::hand_set() {
   set_whole(w, kTempoOffset, 20);
   set_phase(w, kOpeningOffset, false);
   set_phase(w, kEndgameOffset, true);
+  // piece_square, safety, threat and mobility stay 0: they are for learning, and keeping
+  // them 0 keeps the hand-set evaluation (and the bench signature) what it was before them.
   return w;
 }
 

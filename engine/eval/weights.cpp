@@ -74,6 +74,22 @@ std::string section_comment(const Section& s) {
   if (name.ends_with("_king_drops"))
     return "# rows: kind the enemy holds (pawn lance knight silver bishop rook gold); "
            "columns: empty squares next to the king, 0..8";
+  if (name.ends_with("_piece_square"))
+    return "# per kind, then rows folded file 0..4 (files 1|9 .. 5), columns rank 0..8 from "
+           "the owner's side (rank 0 = the enemy's back rank)";
+  if (name.ends_with("_safety"))
+    return "# per kind, then rows enemy attackers 0..3, columns own defenders 0..3 (3 = 3 or "
+           "more; kings included)";
+  if (name.ends_with("_threat"))
+    return "# a piece attacked by an enemy piece of a lower value class, by its kind";
+  if (name.ends_with("_threatened"))
+    return "# blocks: the side waiting, the side to move; rows: its pieces attacked by a "
+           "cheaper piece or attacked and undefended, 0..3 (3 = 3 or more); columns: the "
+           "highest value class among them (pawn 0, lance/knight 1, silver/gold/promoted "
+           "2, bishop/rook 3, horse/dragon 4)";
+  if (name.ends_with("_mobility"))
+    return "# rows: lance bishop rook horse dragon; columns: squares attacked that its own side "
+           "does not occupy, 0..16 (16 = 16 or more)";
   return "# per kind, then rows |df| 0..8, columns dr -8..+8 (dr > 0: the piece stands "
          "in front of the king, seen from the piece owner's side)";
 }
@@ -127,9 +143,14 @@ void Weights::write(std::ostream& out) const {
     const int row = s.rank == 1 ? s.dims[0] : s.dims[s.rank - 1];
     const int block = s.rank == 3 ? s.dims[1] * s.dims[2] : s.size();
     for (int i = 0; i < s.size(); ++i) {
-      if (s.rank == 3 && i % block == 0) out << "# " << kKindNames[i / block] << '\n';
+      if (s.rank == 3 && s.dims[0] == kKindNb && i % block == 0)
+        out << "# " << kKindNames[i / block] << '\n';
+      if (s.rank == 3 && s.dims[0] == 2 && i % block == 0)
+        out << "# " << (i / block ? "the side to move" : "the side waiting") << '\n';
       if (s.rank == 2 && s.dims[0] == kHandKindNb && i % row == 0)
         out << "# " << kPieceNames[i / row] << '\n';
+      if (s.rank == 2 && s.dims[0] == kSliderNb && i % row == 0)
+        out << "# " << kSliderNames[i / row] << '\n';
       out << format_number(get(s.offset + i)) << ((i + 1) % row == 0 ? '\n' : ' ');
     }
   }
@@ -188,7 +209,8 @@ Status Weights::read(std::istream& in, const std::string& source_name) {
     if (count != kFeatureCount)
       return fail(line_number, "wrong feature count " + std::to_string(count) +
                                    " (this build's layout has " + std::to_string(kFeatureCount) +
-                                   ")");
+                                   ": the file was made for another layout; learn it again, "
+                                   "or write the hand-set weights anew)");
     have_count = true;
     break;
   }

@@ -20,7 +20,7 @@ namespace engine::eval {
 // The file format (version kFormatVersion), text, one item per line:
 //   sashite-eval 1
 //   # free header lines, kept as header() ("# hand-set weights (not learned): ...")
-//   features 8402
+//   features 10264
 //   section material 14
 //   90 315 405 ...             numbers of the section, in row-major order, any line breaks
 //   section hand 7 18
