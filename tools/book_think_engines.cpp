@@ -111,4 +111,19 @@ void ThinkEngines::shut_down() {
   for (auto& p : processes_) p.reset();
 }
 
+Status ThinkEngines::think(const std::string& root_sfen, int tree_depth, ThinkNode& tree) {
+  engine::Position root;
+  Status s = root.set_sfen(root_sfen);
+  if (s) s = new_position();
+  if (s)
+    s = expand_think_tree(
+        root, size(), tree_depth,
+        [&](int e, const std::vector<engine::Move>& path, ThinkAnswer& answer) {
+          return search(e, root_sfen, path, answer);
+        },
+        tree);
+  if (!s) restart();
+  return s;
+}
+
 }  // namespace tools

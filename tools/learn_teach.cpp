@@ -217,23 +217,11 @@ class TeachRun {
       const size_t i = next_++;
       if (i >= work_.size()) break;
       const ThinkWork& w = work_[i];
-      engine::Position root;
-      Status s = root.set_sfen(w.sfen);
       ThinkNode tree;
-      if (s) s = engines.new_position();
-      if (s)
-        s = expand_think_tree(
-            root, engines.size(), o_.tree_depth,
-            [&](int e, const std::vector<engine::Move>& path, ThinkAnswer& answer) {
-              return engines.search(e, w.sfen, path, answer);
-            },
-            tree);
-      if (s) {
+      if (Status s = engines.think(w.sfen, o_.tree_depth, tree); s)
         finish(format_teach_line(w.sfen, tree, valuation_));
-      } else {
-        engines.restart();
+      else
         fail(w, s);
-      }
     }
     engines.shut_down();
   }
