@@ -34,8 +34,8 @@ void add_think(CLI::App& book) {
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
   think->add_option("--combine", o->combine,
-                    "how engines' scores combine at a leaf: mean or min (the most pessimistic "
-                    "for the side to move)")
+                    "how engines' scores combine at a leaf: mean (a reported mate is taken, not "
+                    "averaged) or min (the most pessimistic for the side to move)")
       ->capture_default_str();
   think->add_option("--book", o->book_dir, "think about the positions of this book");
   think->add_option("--min-count", o->min_count,

@@ -146,6 +146,26 @@ TEST_CASE("book think: leaf combination by mean and by min") {
   CHECK(!combine_answers({answer("resign", std::nullopt)}, mean).value);
 }
 
+TEST_CASE("book think: a mate is not averaged with centipawns") {
+  ThinkValuation mean;
+  // One engine sees a mate in 5, the other +300 cp: the leaf is the mate, not their mean.
+  ThinkValue v = combine_answers({answer("2b3c+", kThinkMateValue - 5, 8), answer("7g7f", 300, 8)},
+                                 mean);
+  REQUIRE(v.value);
+  CHECK(*v.value == kThinkMateValue - 5);
+  CHECK(is_think_mate(*v.value));
+  // Mates for both sides: the pessimistic one (being mated in 7).
+  v = combine_answers({answer("2b3c+", kThinkMateValue - 5, 8), answer("7g7f", -(kThinkMateValue - 7), 8),
+                       answer("8h2b+", 120, 8)},
+                      mean);
+  CHECK(*v.value == -(kThinkMateValue - 7));
+  // No mate: the plain mean.
+  v = combine_answers({answer("7g7f", 300, 8), answer("2g2f", 100, 8)}, mean);
+  CHECK(*v.value == 200);
+  CHECK(!is_think_mate(kThinkMaxCp));
+  CHECK(is_think_mate(-kThinkMateValue));
+}
+
 TEST_CASE("book think: minimax over a hand-made tree of depth 2 and 3") {
   engine::Position root;
   const engine::Move m76 = usi_move(root, "7g7f"), m26 = usi_move(root, "2g2f"),

@@ -23,17 +23,20 @@ int score_to_think_value(const SearchScore& score) {
 ThinkValue combine_answers(const std::vector<ThinkAnswer>& answers, const ThinkValuation& how) {
   ThinkValue result;
   int64_t sum = 0;
-  int count = 0, lowest = 0, min_depth = 0;
+  int count = 0, lowest = 0, min_depth = 0, mates = 0, lowest_mate = 0;
   for (const ThinkAnswer& a : answers) {
     if (!a.value) continue;
     if (count == 0 || *a.value < lowest) lowest = *a.value;
     if (count == 0 || a.depth < min_depth) min_depth = a.depth;
+    if (is_think_mate(*a.value) && (mates++ == 0 || *a.value < lowest_mate)) lowest_mate = *a.value;
     sum += *a.value;
     ++count;
   }
   if (count == 0) return result;
   if (how.combine == LeafCombine::kMin)
     result.value = lowest;
+  else if (mates > 0)
+    result.value = lowest_mate;  // a mate is a proof, not an estimate to average
   else
     result.value = int(std::lround(double(sum) / count));
   result.depth = how.search_depth > 0 ? how.search_depth : min_depth;

@@ -9,8 +9,10 @@
 // Values, always from the side to move's point of view at the node:
 //   - a leaf (level T-1, or a node where no engine names a move: all resign or declare) takes
 //     the engines' scores combined by LeafCombine: kMean (default), the mean of the engines
-//     that gave a score, rounded to the nearest integer; or kMin, the lowest one (the side to
-//     move trusts the most pessimistic program);
+//     that gave a score, rounded to the nearest integer, except that when any engine reports
+//     a mate the lowest of the mate values is taken (a mate is a proof: averaging it with
+//     centipawns gives a value that is neither); or kMin, the lowest score of all (the side
+//     to move trusts the most pessimistic program);
 //   - an inner node takes the best child: max over its children of -value(child). A child
 //     with no value (no engine gave a score anywhere below it) is left out; when every child
 //     is, the node falls back to its own engines' scores, as a leaf.
@@ -45,6 +47,9 @@ constexpr int kThinkUnknownMatePlies = 100;
 
 // A USI score as a think value (the same point of view).
 int score_to_think_value(const SearchScore& score);
+
+// Whether a think value is a mate value (for either side) rather than centipawns.
+constexpr bool is_think_mate(int value) { return value > kThinkMaxCp || value < -kThinkMaxCp; }
 
 // How the engines' scores at a leaf combine into one value.
 enum class LeafCombine { kMean, kMin };
