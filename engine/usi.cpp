@@ -127,6 +127,9 @@ class UsiSession {
 UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), writer_(out) {
   engine_.set_info_callback([this](const SearchInfo& info) { writer_.line(format_usi_info(info)); });
   engine_.set_result_callback([this](const SearchResult& result) {
+    // The nodes of the whole search, the last unfinished iteration included (the info lines
+    // come at iteration ends): GUIs and `sashite match` take the largest count they saw.
+    if (result.nodes > 0) writer_.line("info nodes " + std::to_string(result.nodes));
     writer_.line(format_usi_bestmove(result));
     searching_ = false;
   });

@@ -105,9 +105,10 @@ bool is_integer(const std::string& s, bool allow_sign) {
 std::string check_info_line(const std::string& line, const Position& root, int max_depth = 0) {
   std::vector<std::string> w = split_words(line);
   if (w.empty() || w[0] != "info") return "not an info line";
-  bool has_score = false, has_depth = false;
+  bool has_score = false, has_depth = false, counts_only = true;
   for (size_t i = 1; i < w.size(); ++i) {
     const std::string& key = w[i];
+    if (key != "nodes" && key != "nps" && key != "time") counts_only = false;
     if (key == "string") return "";  // free text to the end
     if (key == "depth" || key == "seldepth" || key == "nodes" || key == "nps" || key == "time" ||
         key == "hashfull" || key == "multipv" || key == "currmovenumber") {
@@ -148,6 +149,8 @@ std::string check_info_line(const std::string& line, const Position& root, int m
       return "unknown key " + key;
     }
   }
+  // The closing "info nodes N" before bestmove carries only the search's counts.
+  if (counts_only && w.size() > 1) return "";
   if (!has_depth || !has_score) return "no depth or no score";
   return "";
 }
@@ -664,6 +667,35 @@ TEST_SUITE("slow") {
     CHECK(engine.wait_exit(5000) == std::optional<int>(0));
   }
 
+  TEST_CASE("usi binary: the line before bestmove counts every node of the search") {
+    UsiProcess engine;
+    INFO(engine.transcript());
+    engine.handshake();
+    // go nodes stops inside an iteration: the nodes of that unfinished iteration are in the
+    // closing count, not in the iteration-end info lines.
+    REQUIRE(engine.send("position startpos moves 7g7f 3c3d 2g2f"));
+    REQUIRE(engine.send("go nodes 20000"));
+    std::vector<std::string> lines;
+    REQUIRE(engine.wait_for("bestmove", 30000, &lines));
+    REQUIRE(lines.size() >= 2);
+    const std::vector<std::string> closing = split_words(lines[lines.size() - 2]);
+    REQUIRE(closing.size() == 3);
+    CHECK(closing[0] == "info");
+    CHECK(closing[1] == "nodes");
+    int64_t largest_iteration = 0;
+    for (size_t i = 0; i + 2 < lines.size(); ++i) {
+      const std::vector<std::string> w = split_words(lines[i]);
+      for (size_t k = 0; k + 1 < w.size(); ++k)
+        if (w[0] == "info" && w[k] == "nodes")
+          largest_iteration = std::max<int64_t>(largest_iteration, std::stoll(w[k + 1]));
+    }
+    const int64_t total = std::stoll(closing[2]);
+    CHECK(total >= 20000);
+    CHECK(total >= largest_iteration);
+    REQUIRE(engine.send("quit"));
+    CHECK(engine.wait_exit(5000) == std::optional<int>(0));
+  }
+
   TEST_CASE("usi binary: go with a clock answers within the byoyomi") {
     UsiProcess engine;
     INFO(engine.transcript());
@@ -803,8 +835,9 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("go depth 3"));
     lines.clear();
     CHECK(engine.wait_for("bestmove", 10000, &lines) == std::optional<std::string>("bestmove G*5b"));
-    REQUIRE(lines.size() >= 2);
-    CHECK(lines[lines.size() - 2].find(" score mate 1 ") != std::string::npos);
+    REQUIRE(lines.size() >= 3);
+    CHECK(starts_with(lines[lines.size() - 2], "info nodes "));  // the closing count
+    CHECK(lines[lines.size() - 3].find(" score mate 1 ") != std::string::npos);
     REQUIRE(engine.send("quit"));
     CHECK(engine.wait_exit(5000) == std::optional<int>(0));
   }
