@@ -50,6 +50,7 @@ std::string command_line(const TrainCommandOptions& o) {
     << " --window " << l.window_cp << " --quiescence-depth " << l.quiescence_depth
     << " --skip-plies " << o.skip_plies << " --max-positions " << o.max_positions << " --seed "
     << l.seed << " --threads " << l.threads;
+  for (const std::string& f : l.frozen) c << " --freeze " << f;
   if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
   return c.str();
 }
@@ -86,19 +87,7 @@ void run_train(const TrainCommandOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  // The table, printed and kept in the header.
-  std::ostringstream table;
-  table << "iter  loss    heldout_loss  agreement  heldout_agreement  heldout_disagreement  "
-           "search_s  passes_s\n";
-  for (const tools::IterationStats& r : stats) {
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "%4d  %.4f  %.4f        %6.2f%%    %6.2f%%            %.4f"
-                  "                %7.1f  %7.1f\n",
-                  r.iteration, r.loss, r.heldout_loss, 100 * r.agreement, 100 * r.heldout_agreement,
-                  r.heldout_disagreement, r.search_s, r.passes_s);
-    table << line;
-  }
+  const std::string table_text = tools::format_stats_table(stats);
   const tools::IterationStats& last = stats.back();
   std::ostringstream header;
   header << "learned weights (sashite learn train: comparison training on teacher moves, "
@@ -113,10 +102,10 @@ void run_train(const TrainCommandOptions& o) {
          << last.loss << ", held-out agreement " << 100 * last.heldout_agreement << "%"
          << " (initial " << 100 * stats.front().heldout_agreement << "%); " << int(seconds)
          << " s\n"
-         << table.str();
+         << table_text;
   out.set_header(header.str());
   if (Status s = out.save(o.out); !s) fail(s.message());
-  std::fputs(table.str().c_str(), stdout);
+  std::fputs(table_text.c_str(), stdout);
   std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
 }
 
@@ -176,6 +165,9 @@ void add_learn_train_command(CLI::App& learn) {
   train->add_option("--seed", l.seed, "seed of the passes' order (default 1)");
   train->add_option("--threads", l.threads, "searching threads (default 2)")
       ->check(CLI::Range(1, 256));
+  train->add_option("--freeze", l.frozen,
+                    "keep a section's initial weights, e.g. mobility (both phases) or "
+                    "opening_mobility (repeatable)");
   train->add_option("--checkpoint", l.checkpoint_dir,
                     "directory for state.bin and weights.eval after every iteration");
   train->add_flag("--resume", l.resume, "continue from the checkpoint directory's state");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/eval/evaluate.h"
+#include "engine/eval/features.h"
 #include "engine/eval/weights.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -37,6 +38,13 @@ std::vector<double> hand_set_doubles() {
   std::vector<double> d(eval::kFeatureCount);
   for (int i = 0; i < eval::kFeatureCount; ++i) d[i] = w.get(i);
   return d;
+}
+
+Move usi_move(const Position& pos, const std::string& text) {
+  Move m = kMoveNone;
+  const Status s = parse_usi_move(pos, text, m);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  return m;
 }
 
 }  // namespace
@@ -213,4 +221,85 @@ TEST_CASE("learn checkpoint: a run resumed after iteration 1 equals a straight r
   CHECK_FALSE(
       train_weights(o, positions, eval::Weights::hand_set(), resumed, resumed_stats, nullptr)
           .is_ok());
+}
+
+TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the overall one") {
+  Position pos;
+  REQUIRE(pos.set_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
+              .is_ok());
+  CHECK(move_kind(pos, usi_move(pos, "8h2b+")) == kCaptureMove);
+  CHECK(move_kind(pos, usi_move(pos, "2g2f")) == kQuietMove);
+  REQUIRE(pos.set_sfen("lnsgkgsnl/1r7/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5")
+              .is_ok());
+  CHECK(move_kind(pos, usi_move(pos, "B*5e")) == kDropMove);
+
+  const std::vector<TrainingPosition> positions = fixture_positions();
+  LearnOptions o;
+  o.iterations = 0;
+  o.holdout_every = 4;
+  eval::Weights out;
+  std::vector<IterationStats> stats;
+  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, stats, nullptr).is_ok());
+  REQUIRE(stats.size() == 1);
+  const IterationStats& s = stats[0];
+  int positions_by_kind = 0;
+  double agreement = 0;
+  for (int k = 0; k < 3; ++k) {
+    CHECK(s.heldout_positions_by_kind[k] > 0);  // the records have captures, quiet moves, drops
+    CHECK(s.heldout_agreement_by_kind[k] >= 0);
+    CHECK(s.heldout_agreement_by_kind[k] <= 1);
+    positions_by_kind += s.heldout_positions_by_kind[k];
+    agreement += s.heldout_agreement_by_kind[k] * s.heldout_positions_by_kind[k];
+  }
+  CHECK(positions_by_kind == s.heldout_positions);
+  CHECK(agreement / s.heldout_positions == doctest::Approx(s.heldout_agreement));
+
+  const std::string table = format_stats_table(stats);
+  CHECK(table.find("ho_capture  ho_quiet  ho_drop") != std::string::npos);
+  CHECK(table.find("held-out teacher moves: capture " +
+                   std::to_string(s.heldout_positions_by_kind[kCaptureMove])) != std::string::npos);
+  CHECK(format_kind_agreement(s).starts_with("held-out agreement by teacher move: capture "));
+}
+
+TEST_CASE("learn train: frozen sections keep their initial weights") {
+  std::vector<TrainingPosition> positions = fixture_positions();
+  thin_positions(positions, 80);
+  LearnOptions o;
+  o.iterations = 1;
+  o.passes = 2;
+  o.min_count = 1;
+  o.batch_positions = 8;
+  o.quiescence_depth = 2;
+  o.frozen = {"material", "piece_square", "opening_safety"};
+  eval::Weights out;
+  std::vector<IterationStats> stats;
+  const Status s = train_weights(o, positions, eval::Weights::hand_set(), out, stats, nullptr);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  auto in_section = [](int i, int offset, int size) { return i >= offset && i < offset + size; };
+  constexpr int kPieceSquareSize = eval::kSafetyOffset - eval::kPieceSquareOffset;
+  constexpr int kSafetySize = eval::kThreatOffset - eval::kSafetyOffset;
+  int changed_elsewhere = 0, changed_endgame_safety = 0;
+  for (int i = 0; i < eval::kFeatureCount; ++i) {
+    const bool frozen =
+        in_section(i, eval::kMaterialOffset, 14) ||
+        in_section(i, eval::kOpeningOffset + eval::kPieceSquareOffset, kPieceSquareSize) ||
+        in_section(i, eval::kEndgameOffset + eval::kPieceSquareOffset, kPieceSquareSize) ||
+        in_section(i, eval::kOpeningOffset + eval::kSafetyOffset, kSafetySize);
+    const bool changed = out.get(i) != eval::Weights::hand_set().get(i);
+    if (frozen) {
+      CAPTURE(eval::feature_name(i));
+      CHECK_FALSE(changed);
+    } else if (in_section(i, eval::kEndgameOffset + eval::kSafetyOffset, kSafetySize)) {
+      changed_endgame_safety += changed;
+    } else {
+      changed_elsewhere += changed;
+    }
+  }
+  CHECK(changed_elsewhere > 0);
+  CHECK(changed_endgame_safety > 0);
+
+  o.frozen = {"pieces"};
+  const Status bad = train_weights(o, positions, eval::Weights::hand_set(), out, stats, nullptr);
+  CHECK_FALSE(bad.is_ok());
+  CHECK(bad.message().find("--freeze pieces: no such section") != std::string::npos);
 }

@@ -19,6 +19,7 @@ namespace tools {
 // where phase entries carry their opening index (kOpeningOffset <= index < kEndgameOffset)
 // and p = progress_fixed / kProgressOne. Entries are sorted by index, one per index, counts
 // nonzero. Stored compactly (4 bytes an entry) because training keeps millions of leaves.
+static_assert(engine::eval::kFeatureCount <= 65536, "RawFeature::index is 16 bits");
 struct RawFeature {
   uint16_t index;
   int16_t count;

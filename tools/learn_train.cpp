@@ -69,6 +69,8 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
   f.add(o.passes), f.add(o.learning_rate), f.add(o.scale_cp), f.add(o.l1), f.add(o.l2);
   f.add(o.min_count), f.add(o.holdout_every), f.add(o.batch_positions), f.add(o.window_cp);
   f.add(o.quiescence_depth), f.add(o.seed);
+  for (const std::string& name : o.frozen)
+    for (char ch : name) f.add(ch);
   for (int i = 0; i < kN; ++i) f.add(init.units()[i]);
   return f.h;
 }
@@ -141,7 +143,13 @@ Status load_state(const std::string& dir, uint64_t fingerprint, TrainingState& s
 
 // Features active in at least min_count training positions may learn: active in one of the
 // position's kept leaves (the teacher's or another move's), the leaves of this iteration.
-std::vector<char> learnable_features(int min_count, const std::vector<LeafSet>& leaves) {
+bool section_matches(const std::string& name, const eval::Section& s) {
+  const std::string section = s.name;
+  return section == name || section == "opening_" + name || section == "endgame_" + name;
+}
+
+std::vector<char> learnable_features(int min_count, const std::vector<std::string>& frozen,
+                                     const std::vector<LeafSet>& leaves) {
   std::vector<int> count(kN, 0);
   std::vector<uint32_t> seen_in(kN, UINT32_MAX);  // the last position that counted it
   for (size_t p = 0; p < leaves.size(); ++p) {
@@ -155,6 +163,9 @@ std::vector<char> learnable_features(int min_count, const std::vector<LeafSet>& 
   }
   std::vector<char> learnable(kN);
   for (int i = 0; i < kN; ++i) learnable[i] = count[i] >= min_count;
+  for (const std::string& name : frozen)
+    for (const eval::Section& s : eval::kSections)
+      if (section_matches(name, s)) std::fill_n(learnable.begin() + s.offset, s.size(), 0);
   return learnable;
 }
 
@@ -209,6 +220,8 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
       heldout_pairs += m.pairs;
       heldout_agree += m.agreement;
       disagree += m.disagreement;
+      s.heldout_agreement_by_kind[m.kind] += m.agreement;
+      ++s.heldout_positions_by_kind[m.kind];
     } else {
       ++s.training_positions;
       train_loss += m.loss;
@@ -222,6 +235,9 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
   s.agreement = s.training_positions ? train_agree / s.training_positions : 0;
   s.heldout_agreement = s.heldout_positions ? heldout_agree / s.heldout_positions : 0;
   s.heldout_disagreement = s.heldout_positions ? disagree / s.heldout_positions : 0;
+  for (int k = 0; k < 3; ++k)
+    if (s.heldout_positions_by_kind[k] > 0)
+      s.heldout_agreement_by_kind[k] /= s.heldout_positions_by_kind[k];
   s.search_s = seconds_since(start);
   return s;
 }
@@ -281,10 +297,73 @@ void log_row(std::ostream* log, const IterationStats& s) {
                 s.iteration, s.loss, s.heldout_loss, 100 * s.agreement, 100 * s.heldout_agreement,
                 s.heldout_disagreement, s.training_positions, s.heldout_positions,
                 static_cast<long long>(s.pairs), static_cast<long long>(s.kept_pairs), s.search_s);
-  *log << line << std::flush;
+  *log << line << "  " << format_kind_agreement(s) << '\n' << std::flush;
 }
 
 }  // namespace
+
+Status check_frozen_sections(const LearnOptions& o) {
+  for (const std::string& name : o.frozen) {
+    bool found = false;
+    for (const eval::Section& s : eval::kSections) found = found || section_matches(name, s);
+    if (!found)
+      return Status::error("--freeze " + name +
+                           ": no such section (names as in the weight file, with or without "
+                           "the opening_/endgame_ prefix)");
+  }
+  return Status::ok();
+}
+
+MoveKind move_kind(const Position& pos, Move m) {
+  return m.is_drop() ? kDropMove : pos.is_capture(m) ? kCaptureMove : kQuietMove;
+}
+
+std::string format_kind_agreement(const IterationStats& s) {
+  std::string text = "held-out agreement by teacher move:";
+  for (int k = 0; k < 3; ++k) {
+    const int n = s.heldout_positions_by_kind[k];
+    char part[96];
+    std::snprintf(part, sizeof part, "%s %s %.2f%% (%d positions, %.1f%%)", k ? "," : "",
+                  kMoveKindNames[k], 100 * s.heldout_agreement_by_kind[k], n,
+                  s.heldout_positions ? 100.0 * n / s.heldout_positions : 0.0);
+    text += part;
+  }
+  return text;
+}
+
+std::string format_stats_table(const std::vector<IterationStats>& stats) {
+  std::string table =
+      "iter  loss    heldout_loss  agreement  heldout_agreement  heldout_disagreement  "
+      "search_s  passes_s  ho_capture  ho_quiet  ho_drop\n";
+  for (const IterationStats& r : stats) {
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "%4d  %.4f  %.4f        %6.2f%%    %6.2f%%            %.4f"
+                  "                %7.1f  %7.1f    %6.2f%%   %6.2f%%  %6.2f%%\n",
+                  r.iteration, r.loss, r.heldout_loss, 100 * r.agreement, 100 * r.heldout_agreement,
+                  r.heldout_disagreement, r.search_s, r.passes_s,
+                  100 * r.heldout_agreement_by_kind[kCaptureMove],
+                  100 * r.heldout_agreement_by_kind[kQuietMove],
+                  100 * r.heldout_agreement_by_kind[kDropMove]);
+    table += line;
+  }
+  if (!stats.empty()) {
+    const IterationStats& r = stats.back();
+    const double n = std::max(1, r.heldout_positions);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "held-out teacher moves: capture %d (%.1f%%), quiet %d (%.1f%%), drop %d "
+                  "(%.1f%%)\n",
+                  r.heldout_positions_by_kind[kCaptureMove],
+                  100 * r.heldout_positions_by_kind[kCaptureMove] / n,
+                  r.heldout_positions_by_kind[kQuietMove],
+                  100 * r.heldout_positions_by_kind[kQuietMove] / n,
+                  r.heldout_positions_by_kind[kDropMove],
+                  100 * r.heldout_positions_by_kind[kDropMove] / n);
+    table += line;
+  }
+  return table;
+}
 
 void LeafSet::add(const RawFeatures& f) {
   entries.insert(entries.end(), f.entries.begin(), f.entries.end());
@@ -326,6 +405,7 @@ PositionMeasure measure_position(Position& pos, Move teacher, const eval::Weight
     if (i != t) m.disagreement += disagreement_t(values[i] - va);
   m.disagreement /= n - 1;
   m.counted = true;
+  m.kind = move_kind(pos, teacher);
   if (mate[t]) return m;
   if (leaves) leaves->add(features[t]);
   for (int i = 0; i < n; ++i) {
@@ -362,6 +442,7 @@ Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>&
                      const eval::Weights& init, eval::Weights& out,
                      std::vector<IterationStats>& stats, std::ostream* log) {
   if (positions.empty()) return Status::error("no training positions");
+  if (Status s = check_frozen_sections(o); !s) return s;
   const uint64_t fingerprint = fingerprint_of(o, positions, init);
   TrainingState state;
   state.w.resize(kN);
@@ -396,7 +477,7 @@ Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>&
     log_row(log, row);
     if (last) break;
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<char> learnable = learnable_features(o.min_count, leaves);
+    const std::vector<char> learnable = learnable_features(o.min_count, o.frozen, leaves);
     if (log)
       *log << "  " << std::count(learnable.begin(), learnable.end(), 1) << " of " << kN
            << " features active in the leaves of at least " << o.min_count
