@@ -14,8 +14,8 @@ bool is_useless_non_promotion(const Position& pos, Move m) {
 }
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, const Move killers[2],
-                       const ButterflyHistory* history)
-    : pos_(pos), history_(history), tt_move_(tt_move) {
+                       const MoveHistories& histories)
+    : pos_(pos), histories_(histories), tt_move_(tt_move) {
   killers_[0] = killers[0];
   killers_[1] = killers[1];
   stage_ = pos.in_check() ? kEvasionTT : kMainTT;
@@ -23,8 +23,10 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const Move killers[2],
   if (tt_move_ == kMoveNone) stage_ = Stage(stage_ + 1);
 }
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, bool with_checks)
+MovePicker::MovePicker(const Position& pos, Move tt_move, bool with_checks,
+                       const CaptureHistory* captures)
     : pos_(pos), tt_move_(tt_move), with_checks_(with_checks) {
+  histories_.captures = captures;
   stage_ = pos.in_check() ? kEvasionTT : kQuiescenceTT;
   if (!is_ok_tt_move(tt_move_)) tt_move_ = kMoveNone;
   // In quiescence only tactical TT moves are tried (or any evasion).
@@ -50,13 +52,15 @@ void MovePicker::score_captures(int begin, int end) {
     const PieceType attacker = type_of(pos_.piece_on(m.from()));
     int s = capture_gain(victim) * 16 - exchange_value(attacker) / 16;
     if (m.is_promotion()) s += (exchange_value(promote(attacker)) - exchange_value(attacker)) * 8;
+    // The capture history reorders captures within about three pawns' worth of material.
+    if (histories_.captures) s += histories_.captures->get(pos_, m) / 2;
     moves_[i].score = s;
   }
 }
 
 void MovePicker::score_quiets(int begin, int end) {
   const Color us = pos_.side_to_move();
-  for (int i = begin; i < end; ++i) moves_[i].score = history_ ? history_->get(us, moves_[i].move) : 0;
+  for (int i = begin; i < end; ++i) moves_[i].score = histories_.quiet_score(us, moves_[i].move);
 }
 
 void MovePicker::score_evasions(int begin, int end) {
@@ -66,7 +70,7 @@ void MovePicker::score_evasions(int begin, int end) {
     if (pos_.is_capture(m))
       moves_[i].score = (1 << 20) + capture_gain(type_of(pos_.piece_on(m.to())));
     else
-      moves_[i].score = history_ ? history_->get(us, m) : 0;
+      moves_[i].score = histories_.quiet_score(us, m);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/eval/evaluate.h"
+#include "engine/mate/mate1.h"
 #include "engine/mate/mate_table.h"
 #include "engine/mate/svm_control.h"
 #include "engine/see.h"
@@ -60,6 +61,8 @@ Worker::Worker(SearchManager& manager, int id) : manager_(manager), id_(id) { cl
 
 void Worker::clear() {
   history_.clear();
+  capture_history_.clear();
+  continuation_.clear();
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
   mate_table_.reset();  // made again at the first call (the settings may have changed)
   mate_limit_.reset();
@@ -79,6 +82,10 @@ void Worker::prepare(const Position& root, Move root_hint) {
   for (Move m : legal_moves(pos_))
     if (!is_useless_non_promotion(pos_, m)) root_moves_.push_back(m);
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
+  // Nodes read these only for plies above them, always set by then; filled for tidiness.
+  std::fill(std::begin(continuation_at_), std::end(continuation_at_), &continuation_.sentinel());
+  std::fill(std::begin(static_eval_), std::end(static_eval_), kValueNone);
+  std::fill(std::begin(current_move_), std::end(current_move_), kMoveNone);
 }
 
 Value Worker::book_bonus(const std::vector<BookBonus>* bonuses, Move m) const {
@@ -108,6 +115,36 @@ void Worker::update_pv(int ply, Move m) {
   pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
 }
 
+namespace {
+
+// The history reward of a cut-off at this depth.
+int history_bonus(int depth) { return std::min(depth * depth * 16, 2000); }
+
+// The plies back whose moves index the continuation histories.
+constexpr int kContinuationPlies[3] = {1, 2, 4};
+
+}  // namespace
+
+ContinuationEntry* Worker::continuation_before(int ply, int back) {
+  return ply >= back && current_move_[ply - back].is_ok() ? continuation_at_[ply - back]
+                                                           : &continuation_.sentinel();
+}
+
+MoveHistories Worker::histories(int ply) {
+  MoveHistories h;
+  h.butterfly = &history_;
+  h.captures = &capture_history_;
+  for (int i = 0; i < 3; ++i) h.continuation[i] = continuation_before(ply, kContinuationPlies[i]);
+  return h;
+}
+
+bool Worker::improving(int ply, Value static_eval) const {
+  if (static_eval == kValueNone) return false;
+  if (ply >= 2 && static_eval_[ply - 2] != kValueNone) return static_eval > static_eval_[ply - 2];
+  if (ply >= 4 && static_eval_[ply - 4] != kValueNone) return static_eval > static_eval_[ply - 4];
+  return true;
+}
+
 void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count,
                                 int depth) {
   if (killers_[ply][0] != best) {
@@ -115,10 +152,26 @@ void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quie
     killers_[ply][0] = best;
   }
   const Color us = pos_.side_to_move();
-  const int bonus = std::min(depth * depth * 16, 2000);
+  const int bonus = history_bonus(depth);
   history_.update(us, best, bonus);
   for (int i = 0; i < quiet_count; ++i)
     if (quiets[i] != best) history_.update(us, quiets[i], -bonus);
+  for (int back : kContinuationPlies) {
+    if (ply < back || !current_move_[ply - back].is_ok()) continue;
+    ContinuationEntry& entry = *continuation_at_[ply - back];
+    entry.update(best, bonus);
+    for (int i = 0; i < quiet_count; ++i)
+      if (quiets[i] != best) entry.update(quiets[i], -bonus);
+  }
+}
+
+void Worker::update_capture_stats(Move best, const Move* captures, int capture_count,
+                                  int depth) {
+  const int bonus = history_bonus(depth);
+  if (best != kMoveNone && (pos_.is_capture(best) || best.is_promotion()))
+    capture_history_.update(pos_, best, bonus);
+  for (int i = 0; i < capture_count; ++i)
+    if (captures[i] != best) capture_history_.update(pos_, captures[i], -bonus);
 }
 
 template <Worker::NodeType NT>
@@ -155,13 +208,32 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
 
-  // Step 3. Static evaluation.
+  // Step 2b. Mate in one: exact, and cheap next to searching the node. Tried once per
+  // position, on a TT miss: afterwards the entry holds the mate (or the node's own result).
+  // Not at depth 1, where it costs more time than it saves (the node's own search finds
+  // the mate through quiescence checks).
   const bool in_check = pos_.in_check();
+  if (!kRootNode && !tt_hit && !in_check && depth >= 2) {
+    if (const Move mating = mate::mate_in_1(pos_); mating != kMoveNone) {
+      const Value v = mate_in(ply + 1);
+      tt.store(tte, key, value_to_tt(v, ply), kBoundExact, std::min(depth + 6, kMaxPly - 1),
+               mating, kValueNone);
+      if (kPvNode) {
+        pv_length_[ply + 1] = ply + 1;
+        update_pv(ply, mating);
+      }
+      return v;
+    }
+  }
+
+  // Step 3. Static evaluation.
   Value static_eval = kValueNone;
   if (!in_check) {
     static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
     if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, static_eval);
   }
+  static_eval_[ply] = static_eval;
+  const bool improving = this->improving(ply, static_eval);
 
   // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
   if (!kRootNode && !in_check && manager_.mate_.enabled && depth >= manager_.mate_.min_depth &&
@@ -194,6 +266,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       pos_.pieces(pos_.side_to_move()).count() > 3) {
     const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 3);
     current_move_[ply] = kMoveNull;
+    continuation_at_[ply] = &continuation_.sentinel();
     pos_.do_null_move();
     nodes_.fetch_add(1, std::memory_order_relaxed);
     Value v = -search<kNonPV>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -206,11 +279,16 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // carry into the values (the search is guided, not overruled: techniques.md §3).
   const std::vector<BookBonus>* bonuses =
       ply < manager_.book_plies_ ? manager_.book_bonuses(key) : nullptr;
-  MovePicker picker(pos_, tt_move, killers_[ply], &history_);
+  // Step 5b. Internal iterative reduction: a node the table knows no move for was not
+  // searched before, or not deep enough to matter; search it shallower.
+  if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
+
+  const MoveHistories node_histories = histories(ply);
+  MovePicker picker(pos_, tt_move, killers_[ply], node_histories);
   Value best_value = -kValueInfinite;
   Move best_move = kMoveNone;
-  Move quiets[64];
-  int quiet_count = 0;
+  Move quiets[64], captures[32];
+  int quiet_count = 0, capture_count = 0;
   int move_count = 0;
   const Value original_alpha = alpha;
   for (Move m = picker.next(); m != kMoveNone; m = picker.next()) {
@@ -224,7 +302,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // Step 7. Pruning at shallow depth, once a move has kept us from being mated.
     if (!kRootNode && best_value > kValueMatedInMaxPly) {
       if (!tactical && !gives_check) {
-        if (!in_check && depth <= 3 && move_count > 4 + 3 * depth * depth) continue;
+        if (!in_check && depth <= 3 && move_count > (4 + 3 * depth * depth) / (2 - improving))
+          continue;
         if (futility_node && move_futility_margin != kValueNone &&
             static_eval + move_futility_margin <= alpha)
           continue;
@@ -243,7 +322,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
                             ? book_bonus(bonuses, m)
                             : 0;
     const Value a = alpha - bonus, b = beta - bonus;
+    const int quiet_score = tactical ? 0 : node_histories.quiet_score(pos_.side_to_move(), m);
     current_move_[ply] = m;
+    continuation_at_[ply] = &continuation_.after(m);
     pos_.do_move(m, gives_check);
     nodes_.fetch_add(1, std::memory_order_relaxed);
     Value v = -kValueInfinite;
@@ -253,7 +334,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       if (kPvNode) --r;
       if (cut_node) ++r;
       if (in_check || gives_check) --r;
-      r -= history_.get(~pos_.side_to_move(), m) / 6000;
+      if (!improving) ++r;
+      r -= quiet_score / 12000;
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
       v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
       if (v > a && reduced < new_depth)
@@ -280,15 +362,19 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
         alpha = v;
       }
     }
-    if (!tactical && m != best_move && quiet_count < 64) quiets[quiet_count++] = m;
+    if (m == best_move) continue;
+    if (!tactical && quiet_count < 64) quiets[quiet_count++] = m;
+    if (tactical && capture_count < 32) captures[capture_count++] = m;
   }
 
   // Step 10. No legal move: in shogi that loses, in check or not.
   if (move_count == 0) return mated_in(ply);
 
-  if (best_value >= beta && best_move != kMoveNone && !pos_.is_capture(best_move) &&
-      !best_move.is_promotion())
-    update_quiet_stats(ply, best_move, quiets, quiet_count, depth);
+  if (best_value >= beta && best_move != kMoveNone) {
+    if (!pos_.is_capture(best_move) && !best_move.is_promotion())
+      update_quiet_stats(ply, best_move, quiets, quiet_count, depth);
+    update_capture_stats(best_move, captures, capture_count, depth);
+  }
 
   if (futility_node) futility.record_node(depth, static_eval, beta, best_value);
 
@@ -340,7 +426,8 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
     alpha = std::max(alpha, best_value);
   }
 
-  MovePicker picker(pos_, tt_move, manager_.quiescence_checks_ && qdepth == 0 && !in_check);
+  MovePicker picker(pos_, tt_move, manager_.quiescence_checks_ && qdepth == 0 && !in_check,
+                    &capture_history_);
   Move best_move = kMoveNone;
   int move_count = 0;
   const Value original_alpha = alpha;

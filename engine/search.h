@@ -92,6 +92,17 @@ class Worker {
   void update_pv(int ply, Move m);
   Value book_bonus(const std::vector<BookBonus>* bonuses, Move m) const;
   void update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count, int depth);
+  // After a cut-off: rewards the best move's capture history (when it is tactical) and
+  // punishes the other tactical moves tried before it.
+  void update_capture_stats(Move best, const Move* captures, int capture_count, int depth);
+  // The histories the move ordering of the node at `ply` reads.
+  MoveHistories histories(int ply);
+  // The continuation entry of the move made `back` plies before `ply` (the sentinel before
+  // the root or after a null move).
+  ContinuationEntry* continuation_before(int ply, int back);
+  // Whether the static evaluation at `ply` beats the one of our previous node (2 plies up,
+  // or 4 when that one was in check): the line improves our position, so prune less.
+  bool improving(int ply, Value static_eval) const;
   void check_limits();
   bool stopped() const;
   // The in-search mate call (search_mate.cpp): mate_in(ply + line length) when the side to
@@ -102,6 +113,10 @@ class Worker {
   const int id_;
   Position pos_;
   ButterflyHistory history_;
+  CaptureHistory capture_history_;
+  ContinuationHistory continuation_;  // about 13 MB; the Worker lives on the heap
+  ContinuationEntry* continuation_at_[kMaxPly + 4];  // the entry of the move made at each ply
+  Value static_eval_[kMaxPly + 4];  // kValueNone in check
   Move killers_[kMaxPly + 4][2];
   Move current_move_[kMaxPly + 4];
   Move pv_[kMaxPly + 4][kMaxPly + 4];

@@ -2,19 +2,52 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "engine/engine.h"
 #include "engine/futility.h"
+#include "engine/mate/mate1.h"
 #include "engine/movegen.h"
+#include "engine/movepick.h"
 #include "engine/notation.h"
 #include "engine/search_bench.h"
 #include "engine/timeman.h"
 
 using namespace engine;
 
+#ifndef SASHITE_TEST_DATA_DIR
+#define SASHITE_TEST_DATA_DIR "tests/data"
+#endif
+
 namespace {
+
+// The SFENs of a test data file (comments after '#' dropped).
+std::vector<std::string> read_sfens(const std::string& name) {
+  std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/" + name);
+  std::vector<std::string> sfens;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (!line.empty()) sfens.push_back(line);
+  }
+  return sfens;
+}
+
+// Mate in 1 by brute force: every legal move, then no legal reply while in check.
+bool has_mate_in_1(Position& pos) {
+  for (Move m : legal_moves(pos)) {
+    pos.do_move(m);
+    const bool mated = pos.in_check() && legal_moves(pos).empty();
+    pos.undo_move();
+    if (mated) return true;
+  }
+  return false;
+}
 
 SearchResult search_sfen(Engine& engine, const std::string& sfen, int depth) {
   REQUIRE(engine.set_position(sfen, {}).is_ok());
@@ -33,6 +66,86 @@ TEST_CASE("search finds a mate in one and scores it as mate") {
   REQUIRE(r.kind == SearchResult::Kind::kMove);
   CHECK(format_usi_move(r.best) == "G*5b");
   CHECK(r.score == mate_in(1));
+}
+
+TEST_CASE("mate_in_1 agrees with brute force after every check and evasion of mate problems") {
+  // The positions two plies into mate-in-3 problems hold many mates in one, with both kings
+  // on the board: mate_in_1's test of the exits before the move must lose none of them.
+  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
+  REQUIRE(problems.size() == 20);
+  int positions = 0, mates = 0;
+  for (const std::string& sfen : problems) {
+    Position pos;
+    REQUIRE(pos.set_sfen(sfen).is_ok());
+    for (Move check : legal_moves(pos)) {
+      if (!pos.gives_check(check)) continue;
+      pos.do_move(check);
+      for (Move evasion : legal_moves(pos)) {
+        pos.do_move(evasion);
+        const std::string before = pos.sfen();
+        const Move m = mate::mate_in_1(pos);
+        CHECK(pos.sfen() == before);
+        const bool expected = !pos.in_check() && has_mate_in_1(pos);
+        if (!pos.in_check()) CHECK_MESSAGE((m != kMoveNone) == expected, pos.sfen());
+        if (m != kMoveNone && !pos.in_check()) {
+          pos.do_move(m);
+          CHECK((pos.in_check() && legal_moves(pos).empty()));
+          pos.undo_move();
+        }
+        mates += expected;
+        ++positions;
+        pos.undo_move();
+      }
+      pos.undo_move();
+    }
+  }
+  MESSAGE(positions << " positions, " << mates << " mates in one");
+  CHECK(mates > 50);
+}
+
+TEST_CASE("search scores mate-in-3 problems as mate in 3 at depth 3") {
+  // The mates of the interior nodes (after the check and each evasion) end those nodes at
+  // once; the root must still see the whole line's length.
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
+  REQUIRE(problems.size() == 20);
+  for (int i = 0; i < 10; ++i) {
+    engine.new_game();
+    const SearchResult r = search_sfen(engine, problems[i], 3);
+    REQUIRE(r.kind == SearchResult::Kind::kMove);
+    CHECK_MESSAGE(r.score == mate_in(3), problems[i]);
+  }
+}
+
+TEST_CASE("history tables saturate at their limits and order quiet moves by their sum") {
+  Position pos;
+  const Move m = legal_moves(pos)[0];
+  auto continuation = std::make_unique<ContinuationHistory>();
+  continuation->clear();
+  ContinuationEntry& entry = continuation->after(m);
+  for (int i = 0; i < 200; ++i) entry.update(m, 2000);
+  CHECK(entry.get(m) > 25000);
+  CHECK(entry.get(m) <= 30000);
+  for (int i = 0; i < 400; ++i) entry.update(m, -2000);
+  CHECK(entry.get(m) < -25000);
+  CHECK(entry.get(m) >= -30000);
+  CHECK(continuation->sentinel().get(m) == 0);
+
+  ButterflyHistory butterfly;
+  butterfly.clear();
+  butterfly.update(kBlack, m, 1000);
+  MoveHistories histories;
+  histories.butterfly = &butterfly;
+  histories.continuation[0] = &entry;  // counts twice
+  histories.continuation[1] = &continuation->sentinel();
+  CHECK(histories.quiet_score(kBlack, m) == butterfly.get(kBlack, m) + 2 * entry.get(m));
+
+  auto captures = std::make_unique<CaptureHistory>();
+  captures->clear();
+  for (int i = 0; i < 200; ++i) captures->update(pos, m, 2000);
+  CHECK(captures->get(pos, m) > 0);
+  CHECK(captures->get(pos, m) <= CaptureHistory::kLimit);
 }
 
 TEST_CASE("search: no legal move resigns, a valid declaration wins") {
