@@ -9,6 +9,14 @@
 
 namespace engine {
 
+// Moves a history entry toward +-limit by `bonus` (clamped to the limit), with gravity: the
+// closer the entry already is to the bound, the less it moves, so it never leaves
+// [-limit, limit] and old results fade.
+inline void update_history_entry(int16_t& entry, int bonus, int limit) {
+  bonus = bonus > limit ? limit : bonus < -limit ? -limit : bonus;
+  entry = int16_t(entry + bonus - entry * (bonus < 0 ? -bonus : bonus) / limit);
+}
+
 // History of quiet moves that caused cut-offs, by colour, origin (square or 81 + dropped
 // kind) and destination. Per search thread.
 struct ButterflyHistory {
@@ -19,9 +27,7 @@ struct ButterflyHistory {
   static int origin(Move m) { return m.is_drop() ? kSquareNb + m.dropped_type() : m.from(); }
   int get(Color c, Move m) const { return table[c][origin(m)][m.to()]; }
   void update(Color c, Move m, int bonus) {
-    int16_t& h = table[c][origin(m)][m.to()];
-    bonus = bonus > kLimit ? kLimit : bonus < -kLimit ? -kLimit : bonus;
-    h = int16_t(h + bonus - h * (bonus < 0 ? -bonus : bonus) / kLimit);
+    update_history_entry(table[c][origin(m)][m.to()], bonus, kLimit);
   }
 };
 
@@ -34,9 +40,7 @@ struct PieceToHistory {
   void clear() { std::memset(table, 0, sizeof table); }
   int get(Move m) const { return table[m.piece_after()][m.to()]; }
   void update(Move m, int bonus) {
-    int16_t& h = table[m.piece_after()][m.to()];
-    bonus = bonus > Limit ? Limit : bonus < -Limit ? -Limit : bonus;
-    h = int16_t(h + bonus - h * (bonus < 0 ? -bonus : bonus) / Limit);
+    update_history_entry(table[m.piece_after()][m.to()], bonus, Limit);
   }
 };
 
@@ -65,9 +69,8 @@ struct CaptureHistory {
     return table[m.piece_after()][m.to()][type_of(pos.piece_on(m.to()))];
   }
   void update(const Position& pos, Move m, int bonus) {
-    int16_t& h = table[m.piece_after()][m.to()][type_of(pos.piece_on(m.to()))];
-    bonus = bonus > kLimit ? kLimit : bonus < -kLimit ? -kLimit : bonus;
-    h = int16_t(h + bonus - h * (bonus < 0 ? -bonus : bonus) / kLimit);
+    update_history_entry(table[m.piece_after()][m.to()][type_of(pos.piece_on(m.to()))], bonus,
+                         kLimit);
   }
 };
 
