@@ -3,7 +3,8 @@
 #   make test       install what is missing, build, run every test (sanitizers included)
 #   make demo       install what is missing, build, show the system at work
 #   make deps       install the Debian packages the build and tests need (as root)
-# Knobs: DEBUG=1 (-O1 -g, assertions), SANITIZE=address,undefined, NATIVE=1 (-march=native).
+# Knobs: DEBUG=1 (-O1 -g, assertions), SANITIZE=address,undefined, NATIVE=1 (-march=native),
+#        POPCNT=0 (no -mpopcnt, for a CPU without it; the default follows /proc/cpuinfo).
 
 CXX      ?= g++
 BUILD    ?= build
@@ -23,6 +24,13 @@ ifneq ($(SANITIZE),)
 endif
 ifeq ($(NATIVE),1)
   CXXFLAGS += -march=native
+endif
+# The hardware population count (every x86-64 CPU since 2008) where the building machine has
+# it: the evaluation counts bits at every node, and the library call instead costs about 3%
+# of the search's speed. POPCNT=0 leaves it out (a binary for an older machine).
+POPCNT ?= $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo 1)
+ifeq ($(POPCNT),1)
+  CXXFLAGS += -mpopcnt
 endif
 CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 

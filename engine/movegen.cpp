@@ -168,7 +168,7 @@ void generate_for(const Position& pos, GenType type, MoveList& list) {
         generate_for<Us>(pos, GenType::kNonEvasions, list);
       int out = start;
       for (int i = start; i < list.count; ++i)
-        if (pos.is_legal(list.moves[i])) list.moves[out++] = list.moves[i];
+        if (pos.is_legal(list[i])) list[out++] = list[i];
       list.count = out;
       break;
     }

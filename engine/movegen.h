@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "engine/position.h"
 #include "engine/types.h"
@@ -20,27 +22,47 @@ enum class GenType {
   kLegal,               // every legal move, non-promotions included
 };
 
-// A fixed-capacity list; 593 is the most legal moves any shogi position has.
+// A fixed-capacity list; 593 is the most legal moves any shogi position has. Its storage is
+// left uninitialised: zeroing 600 moves at every generation took several per cent of the
+// search's time. Only the first size() moves are ever read.
 struct MoveList {
   static constexpr int kCapacity = 600;
-  Move moves[kCapacity];
   int count = 0;
 
-  void push(Move m) { moves[count++] = m; }
+  MoveList() {}
+  MoveList(const MoveList& other) : count(other.count) { copy_from(other); }
+  MoveList& operator=(const MoveList& other) {
+    count = other.count;
+    copy_from(other);
+    return *this;
+  }
+
+  void push(Move m) { data()[count++] = m; }
   int size() const { return count; }
   bool empty() const { return count == 0; }
   void clear() { count = 0; }
-  Move* begin() { return moves; }
-  Move* end() { return moves + count; }
-  const Move* begin() const { return moves; }
-  const Move* end() const { return moves + count; }
-  Move operator[](int i) const { return moves[i]; }
+  Move* begin() { return data(); }
+  Move* end() { return data() + count; }
+  const Move* begin() const { return data(); }
+  const Move* end() const { return data() + count; }
+  Move operator[](int i) const { return data()[i]; }
+  Move& operator[](int i) { return data()[i]; }
   bool contains(Move m) const {
-    for (int i = 0; i < count; ++i)
-      if (moves[i] == m) return true;
+    for (Move x : *this)
+      if (x == m) return true;
     return false;
   }
+
+ private:
+  // Move is trivially copyable, so the byte array provides its objects (implicit lifetime).
+  Move* data() { return reinterpret_cast<Move*>(storage_); }
+  const Move* data() const { return reinterpret_cast<const Move*>(storage_); }
+  void copy_from(const MoveList& other) {
+    std::memcpy(storage_, other.storage_, size_t(count) * sizeof(Move));
+  }
+  alignas(Move) std::byte storage_[kCapacity * sizeof(Move)];
 };
+static_assert(std::is_trivially_copyable_v<Move>);
 
 // Appends the moves of the given kind to `list`.
 void generate(const Position& pos, GenType type, MoveList& list);

@@ -1,6 +1,8 @@
 // MovePicker: staged generation and ordering of moves.
 #include "engine/movepick.h"
 
+#include <algorithm>
+
 #include "engine/see.h"
 
 namespace engine {
@@ -144,7 +146,18 @@ Move MovePicker::next() {
         [[fallthrough]];
       }
       case kQuiets:
-        if (cursor_ < end_) return pick_best(cursor_, end_);
+        if (cursor_ < end_) {
+          // The first few by selection (a cut-off usually comes early); the rest, at nodes
+          // that try them all, sorted once instead of selected one by one.
+          if (quiets_picked_ < kQuietsSelected) {
+            const Move m = pick_best(cursor_, end_);
+            if (++quiets_picked_ == kQuietsSelected)
+              std::sort(moves_ + cursor_, moves_ + end_,
+                        [](const Scored& a, const Scored& b) { return a.score > b.score; });
+            return m;
+          }
+          return moves_[cursor_++].move;
+        }
         cursor_ = bad_begin_;
         stage_ = kBadCaptures;
         [[fallthrough]];

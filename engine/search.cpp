@@ -95,6 +95,10 @@ Value Worker::book_bonus(const std::vector<BookBonus>* bonuses, Move m) const {
   return 0;
 }
 
+inline void Worker::count_node() {
+  nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 Value Worker::evaluate() { return eval::evaluate(pos_, *manager_.weights_); }
 
 bool Worker::stopped() const { return manager_.stop_.load(std::memory_order_relaxed); }
@@ -268,7 +272,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     current_move_[ply] = kMoveNull;
     continuation_at_[ply] = &continuation_.sentinel();
     pos_.do_null_move();
-    nodes_.fetch_add(1, std::memory_order_relaxed);
+    count_node();
     Value v = -search<kNonPV>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
     pos_.undo_null_move();
     if (stopped()) return kValueZero;
@@ -326,7 +330,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     current_move_[ply] = m;
     continuation_at_[ply] = &continuation_.after(m);
     pos_.do_move(m, gives_check);
-    nodes_.fetch_add(1, std::memory_order_relaxed);
+    count_node();
     Value v = -kValueInfinite;
     // Step 9. Late-move reductions, then the PVS re-searches.
     if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && !tactical) {
@@ -444,7 +448,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
     }
     current_move_[ply] = m;
     pos_.do_move(m, gives_check);
-    nodes_.fetch_add(1, std::memory_order_relaxed);
+    count_node();
     const Value v = -qsearch<PvNode>(-beta, -alpha, qdepth - 1, ply + 1);
     pos_.undo_move();
     if (stopped()) return kValueZero;

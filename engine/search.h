@@ -122,6 +122,9 @@ class Worker {
   Move pv_[kMaxPly + 4][kMaxPly + 4];
   int pv_length_[kMaxPly + 4];
   std::atomic<uint64_t> nodes_{0};
+  // Counts a node. Only this thread writes nodes_, so a plain load and store suffice (no
+  // locked add); other threads only read it.
+  void count_node();
   int seldepth_ = 0;
   int completed_depth_ = 0;
   int root_depth_ = 0;
