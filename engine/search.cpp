@@ -86,6 +86,7 @@ void Worker::prepare(const Position& root, Move root_hint) {
   std::fill(std::begin(continuation_at_), std::end(continuation_at_), &continuation_.sentinel());
   std::fill(std::begin(static_eval_), std::end(static_eval_), kValueNone);
   std::fill(std::begin(current_move_), std::end(current_move_), kMoveNone);
+  std::fill(std::begin(excluded_), std::end(excluded_), kMoveNone);
 }
 
 Value Worker::book_bonus(const std::vector<BookBonus>* bonuses, Move m) const {
@@ -126,6 +127,8 @@ int history_bonus(int depth) { return std::min(depth * depth * 16, 2000); }
 
 // The plies back whose moves index the continuation histories.
 constexpr int kContinuationPlies[3] = {1, 2, 4};
+// The least depth at which the TT move is tested for singularity.
+constexpr int kSingularMinDepth = 8;
 
 }  // namespace
 
@@ -200,8 +203,12 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   }
 
   // Step 2. Transposition table.
+  // A singular-extension test (a move excluded) keeps its results apart from the node's
+  // own: it has its own key.
   TranspositionTable& tt = manager_.tt_;
-  const uint64_t key = pos_.key();
+  const Move excluded = excluded_[ply];
+  const uint64_t key =
+      excluded == kMoveNone ? pos_.key() : pos_.key() ^ (0x9E3779B97F4A7C15ull * excluded.raw());
   bool tt_hit;
   TTEntry* tte = tt.probe(key, &tt_hit);
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
@@ -217,7 +224,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // Not at depth 1, where it costs more time than it saves (the node's own search finds
   // the mate through quiescence checks).
   const bool in_check = pos_.in_check();
-  if (!kRootNode && !tt_hit && !in_check && depth >= 2) {
+  if (!kRootNode && !tt_hit && !in_check && depth >= 2 && excluded == kMoveNone) {
     if (const Move mating = mate::mate_in_1(pos_); mating != kMoveNone) {
       const Value v = mate_in(ply + 1);
       tt.store(tte, key, value_to_tt(v, ply), kBoundExact, std::min(depth + 6, kMaxPly - 1),
@@ -232,7 +239,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   // Step 3. Static evaluation.
   Value static_eval = kValueNone;
-  if (!in_check) {
+  if (excluded != kMoveNone) {
+    static_eval = static_eval_[ply];  // the node's own, already computed
+  } else if (!in_check) {
     static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
     if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, static_eval);
   }
@@ -241,7 +250,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
   if (!kRootNode && !in_check && manager_.mate_.enabled && depth >= manager_.mate_.min_depth &&
-      beta > -kValueMateInMaxPly) {
+      beta > -kValueMateInMaxPly && excluded == kMoveNone) {
     Move mating = kMoveNone;
     if (const Value mate = probe_mate(ply, mating); mate != kValueNone) {
       tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, static_eval);
@@ -255,8 +264,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // Quiet moves of such nodes may be skipped by the mirror rule (Step 7), with margins
   // chosen the same way from their own statistics.
   FutilityController& futility = manager_.futility_;
-  const bool futility_node =
-      !kPvNode && !in_check && depth <= 2 && std::abs(beta) < kValueMateInMaxPly;
+  const bool futility_node = !kPvNode && !in_check && depth <= 2 &&
+                             std::abs(beta) < kValueMateInMaxPly && excluded == kMoveNone;
   Value move_futility_margin = kValueNone;
   if (futility_node) {
     const Value margin = futility.margin(FutilityController::kFailHigh, depth);
@@ -265,7 +274,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   }
 
   // Step 5. Null-move pruning.
-  if (!kPvNode && !in_check && depth >= 2 && static_eval >= beta &&
+  if (!kPvNode && !in_check && depth >= 2 && static_eval >= beta && excluded == kMoveNone &&
       current_move_[std::max(ply - 1, 0)] != kMoveNull && std::abs(beta) < kValueMateInMaxPly &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
     const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 3);
@@ -298,6 +307,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   for (Move m = picker.next(); m != kMoveNone; m = picker.next()) {
     if (kRootNode && std::find(root_moves_.begin(), root_moves_.end(), m) == root_moves_.end())
       continue;
+    if (m == excluded) continue;
     if (!kRootNode && !pos_.is_legal(m)) continue;
     ++move_count;
     const bool gives_check = pos_.gives_check(m);
@@ -317,8 +327,28 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       }
     }
 
-    // Step 8. Extensions: checks that do not lose material.
-    const int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
+    // Step 8. Extensions: checks that do not lose material, and a singular TT move: one
+    // the table found good enough when every other move, searched to half the depth,
+    // stays below its value less a margin. When even the others beat beta, the node is
+    // cut at once (multi-cut); when they come close and the TT move beat beta, it is
+    // searched a ply shallower.
+    int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
+    if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= kSingularMinDepth &&
+        ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
+        (tte->bound() & kBoundLower) && tte->stored_depth() >= depth - 3) {
+      const Value singular_beta = tt_value - 2 * depth;
+      excluded_[ply] = m;
+      const Value v =
+          search<kNonPV>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+      excluded_[ply] = kMoveNone;
+      if (stopped()) return kValueZero;
+      if (v < singular_beta)
+        extension = 1;
+      else if (singular_beta >= beta)
+        return singular_beta;
+      else if (tt_value >= beta)
+        extension = -1;  // other moves nearly as good: the TT move needs less depth
+    }
     const int new_depth = depth - 1 + extension;
 
     // The child is searched against the window shifted by the move's book bonus.
@@ -372,7 +402,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   }
 
   // Step 10. No legal move: in shogi that loses, in check or not.
-  if (move_count == 0) return mated_in(ply);
+  if (move_count == 0) return excluded != kMoveNone ? alpha : mated_in(ply);
 
   if (best_value >= beta && best_move != kMoveNone) {
     if (!pos_.is_capture(best_move) && !best_move.is_promotion())

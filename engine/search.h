@@ -119,6 +119,7 @@ class Worker {
   Value static_eval_[kMaxPly + 4];  // kValueNone in check
   Move killers_[kMaxPly + 4][2];
   Move current_move_[kMaxPly + 4];
+  Move excluded_[kMaxPly + 4];  // the singular-extension test's excluded move, per ply
   Move pv_[kMaxPly + 4][kMaxPly + 4];
   int pv_length_[kMaxPly + 4];
   std::atomic<uint64_t> nodes_{0};
