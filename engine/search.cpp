@@ -122,8 +122,10 @@ void Worker::update_pv(int ply, Move m) {
 
 namespace {
 
-// The history reward of a cut-off at this depth.
-int history_bonus(int depth) { return std::min(depth * depth * 16, 2000); }
+// The history reward of a cut-off at this depth. Linear: shallow nodes, where most cut-offs
+// happen, move the tables by a few per cent of their range (the former depth^2 * 16 gave 16
+// at depth 1, a thousandth of the butterfly range).
+int history_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
 
 // The plies back whose moves index the continuation histories.
 constexpr int kContinuationPlies[3] = {1, 2, 4};
