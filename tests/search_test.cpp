@@ -118,6 +118,26 @@ TEST_CASE("search scores mate-in-3 problems as mate in 3 at depth 3") {
   }
 }
 
+TEST_CASE("mate problems keep true mate scores at depth 9, under singular extensions") {
+  // At depth 9 the singular-extension test runs (depth >= 8): its searches without the TT
+  // move must not leak a false mate into the node's value. Every problem is found as a mate
+  // never shorter than its solution (a shorter one would be false) and the mates in 3
+  // exactly; a pruned search may find a longer mate of a mate-in-5 problem first.
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
+  REQUIRE(problems.size() == 20);
+  for (int i = 0; i < 20; ++i) {
+    engine.new_game();
+    const SearchResult r = search_sfen(engine, problems[i], 9);
+    REQUIRE(r.kind == SearchResult::Kind::kMove);
+    const int plies = i < 10 ? 3 : 5;
+    CHECK_MESSAGE(r.score >= kValueMateInMaxPly, problems[i] << " scored " << r.score);
+    CHECK_MESSAGE(r.score <= mate_in(plies), problems[i] << " scored " << r.score);
+    if (plies == 3) CHECK_MESSAGE(r.score == mate_in(3), problems[i] << " scored " << r.score);
+  }
+}
+
 TEST_CASE("history tables saturate at their limits and order quiet moves by their sum") {
   Position pos;
   const Move m = legal_moves(pos)[0];
