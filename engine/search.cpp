@@ -314,12 +314,15 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     ++move_count;
     const bool gives_check = pos_.gives_check(m);
     const bool tactical = pos_.is_capture(m) || m.is_promotion();
+    const int quiet_score = tactical ? 0 : node_histories.quiet_score(pos_.side_to_move(), m);
 
     // Step 7. Pruning at shallow depth, once a move has kept us from being mated.
     if (!kRootNode && best_value > kValueMatedInMaxPly) {
       if (!tactical && !gives_check) {
         if (!in_check && depth <= 3 && move_count > (4 + 3 * depth * depth) / (2 - improving))
           continue;
+        // Quiet moves the histories rate badly, near the leaves.
+        if (!in_check && depth <= 4 && quiet_score < -4000 * depth) continue;
         if (futility_node && move_futility_margin != kValueNone &&
             static_eval + move_futility_margin <= alpha)
           continue;
@@ -358,7 +361,6 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
                             ? book_bonus(bonuses, m)
                             : 0;
     const Value a = alpha - bonus, b = beta - bonus;
-    const int quiet_score = tactical ? 0 : node_histories.quiet_score(pos_.side_to_move(), m);
     current_move_[ply] = m;
     continuation_at_[ply] = &continuation_.after(m);
     pos_.do_move(m, gives_check);
