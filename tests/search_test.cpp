@@ -56,6 +56,22 @@ SearchResult search_sfen(Engine& engine, const std::string& sfen, int depth) {
   return engine.search(limits);
 }
 
+// Searches the first `count` of the 20 mate problems (10 mates in 3, then 10 in 5) to
+// `depth`, each as a new game, and hands each result to check(index, sfen, result).
+template <class Check>
+void search_mate_problems(int depth, int count, Check check) {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
+  REQUIRE(problems.size() == 20);
+  for (int i = 0; i < count; ++i) {
+    engine.new_game();
+    const SearchResult r = search_sfen(engine, problems[i], depth);
+    REQUIRE(r.kind == SearchResult::Kind::kMove);
+    check(i, problems[i], r);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("search finds a mate in one and scores it as mate") {
@@ -106,16 +122,9 @@ TEST_CASE("mate_in_1 agrees with brute force after every check and evasion of ma
 TEST_CASE("search scores mate-in-3 problems as mate in 3 at depth 3") {
   // The mates of the interior nodes (after the check and each evasion) end those nodes at
   // once; the root must still see the whole line's length.
-  Engine engine;
-  engine.set_option("USI_Hash", "16");
-  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
-  REQUIRE(problems.size() == 20);
-  for (int i = 0; i < 10; ++i) {
-    engine.new_game();
-    const SearchResult r = search_sfen(engine, problems[i], 3);
-    REQUIRE(r.kind == SearchResult::Kind::kMove);
-    CHECK_MESSAGE(r.score == mate_in(3), problems[i]);
-  }
+  search_mate_problems(3, 10, [](int, const std::string& sfen, const SearchResult& r) {
+    CHECK_MESSAGE(r.score == mate_in(3), sfen);
+  });
 }
 
 TEST_CASE("mate problems keep true mate scores at depth 9, under singular extensions") {
@@ -123,19 +132,12 @@ TEST_CASE("mate problems keep true mate scores at depth 9, under singular extens
   // move must not leak a false mate into the node's value. Every problem is found as a mate
   // never shorter than its solution (a shorter one would be false) and the mates in 3
   // exactly; a pruned search may find a longer mate of a mate-in-5 problem first.
-  Engine engine;
-  engine.set_option("USI_Hash", "16");
-  const std::vector<std::string> problems = read_sfens("mate/mate3_mate5_head20.sfen");
-  REQUIRE(problems.size() == 20);
-  for (int i = 0; i < 20; ++i) {
-    engine.new_game();
-    const SearchResult r = search_sfen(engine, problems[i], 9);
-    REQUIRE(r.kind == SearchResult::Kind::kMove);
+  search_mate_problems(9, 20, [](int i, const std::string& sfen, const SearchResult& r) {
     const int plies = i < 10 ? 3 : 5;
-    CHECK_MESSAGE(r.score >= kValueMateInMaxPly, problems[i] << " scored " << r.score);
-    CHECK_MESSAGE(r.score <= mate_in(plies), problems[i] << " scored " << r.score);
-    if (plies == 3) CHECK_MESSAGE(r.score == mate_in(3), problems[i] << " scored " << r.score);
-  }
+    CHECK_MESSAGE(r.score >= kValueMateInMaxPly, sfen << " scored " << r.score);
+    CHECK_MESSAGE(r.score <= mate_in(plies), sfen << " scored " << r.score);
+    if (plies == 3) CHECK_MESSAGE(r.score == mate_in(3), sfen << " scored " << r.score);
+  });
 }
 
 TEST_CASE("history tables saturate at their limits and order quiet moves by their sum") {
