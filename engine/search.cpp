@@ -131,6 +131,8 @@ int history_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
 constexpr int kContinuationPlies[3] = {1, 2, 4};
 // The least depth at which the TT move is tested for singularity.
 constexpr int kSingularMinDepth = 8;
+// ProbCut's margin over beta.
+constexpr Value kProbCutMargin = 200;
 
 }  // namespace
 
@@ -288,6 +290,35 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     pos_.undo_null_move();
     if (stopped()) return kValueZero;
     if (v >= beta) return v >= kValueMateInMaxPly ? beta : v;
+  }
+
+  // Step 5c. ProbCut: a capture that, searched 4 plies shallower, beats beta by a margin
+  // would very likely beat beta at full depth too. Only captures whose SEE already covers
+  // the distance from the static evaluation are tried; quiescence filters them first.
+  const Value probcut_beta = beta + kProbCutMargin - (improving ? 60 : 0);
+  if (!kPvNode && !in_check && depth >= 5 && excluded == kMoveNone &&
+      std::abs(beta) < kValueMateInMaxPly &&
+      !(tt_hit && tte->stored_depth() >= depth - 3 && tt_value != kValueNone &&
+        tt_value < probcut_beta)) {
+    MovePicker captures(pos_, tt_move, false, &capture_history_);
+    for (Move m = captures.next(); m != kMoveNone; m = captures.next()) {
+      if (!pos_.is_capture(m) || !pos_.is_legal(m) || !see_ge(pos_, m, probcut_beta - static_eval))
+        continue;
+      const bool gives_check = pos_.gives_check(m);
+      current_move_[ply] = m;
+      continuation_at_[ply] = &continuation_.after(m);
+      pos_.do_move(m, gives_check);
+      count_node();
+      Value v = -qsearch<false>(-probcut_beta, -probcut_beta + 1, 0, ply + 1);
+      if (v >= probcut_beta)
+        v = -search<kNonPV>(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+      pos_.undo_move();
+      if (stopped()) return kValueZero;
+      if (v >= probcut_beta) {
+        tt.store(tte, key, value_to_tt(v, ply), kBoundLower, depth - 3, m, static_eval);
+        return v;
+      }
+    }
   }
 
   // Step 6. The moves. In the first plies of an opening the book's moves get bonuses that
