@@ -28,6 +28,8 @@ namespace eval = engine::eval;
 struct TrainCommandOptions {
   std::string records;
   std::vector<std::string> teachers;
+  std::vector<std::string> train_records;
+  std::string train_player;
   std::string out;
   std::string init = "hand-set";
   int max_positions = 0;
@@ -43,6 +45,8 @@ std::string command_line(const TrainCommandOptions& o) {
   c << "sashite learn train";
   if (!o.records.empty()) c << " --records " << o.records;
   for (const std::string& t : o.teachers) c << " --teachers " << t;
+  for (const std::string& r : o.train_records) c << " --train-records " << r;
+  if (!o.train_player.empty()) c << " --train-player '" << o.train_player << "'";
   c << " --out " << o.out << " --init " << o.init << " --iterations " << l.iterations
     << " --passes-per-iteration " << l.passes << " --learning-rate " << l.learning_rate
     << " --scale " << l.scale_cp << " --l1 " << l.l1 << " --l2 " << l.l2 << " --min-count "
@@ -56,7 +60,8 @@ std::string command_line(const TrainCommandOptions& o) {
 }
 
 void run_train(const TrainCommandOptions& o) {
-  if (o.records.empty() && o.teachers.empty()) fail("give --records DIR or --teachers FILE");
+  if (o.records.empty() && o.teachers.empty() && o.train_records.empty())
+    fail("give --records DIR, --teachers FILE or --train-records DIR");
   const auto start = std::chrono::steady_clock::now();
   std::vector<tools::TrainingPosition> positions;
   int records = 0;
@@ -71,6 +76,19 @@ void run_train(const TrainCommandOptions& o) {
                                             positions);
         !s)
       fail(s.message());
+  // Training-only records come last, with their own groups, never held out.
+  for (const std::string& dir : o.train_records) {
+    int count = 0;
+    const int first_group = positions.empty() ? 0 : positions.back().group + 1;
+    const size_t first = positions.size();
+    if (Status s = tools::collect_record_positions(dir, o.skip_plies, first_group, positions,
+                                                   &count, o.train_player);
+        !s)
+      fail(s.message());
+    for (size_t i = first; i < positions.size(); ++i) positions[i].training_only = true;
+    std::fprintf(stderr, "%s: %d records, %zu teacher positions (training only)\n", dir.c_str(),
+                 count, positions.size() - first);
+  }
   const size_t read_positions = positions.size();
   tools::thin_positions(positions, o.max_positions);
   std::fprintf(stderr, "%d records (%zu positions), %zu teacher positions; training on %zu\n",
@@ -123,6 +141,12 @@ void add_learn_train_command(CLI::App& learn) {
                     "is a teacher move");
   train->add_option("--teachers", o->teachers,
                     "teacher file(s): lines '<SFEN> <TAB> <USI move>' (repeatable)");
+  train->add_option("--train-records", o->train_records,
+                    "directory of .csa records used for training only, never held out "
+                    "(repeatable)");
+  train->add_option("--train-player", o->train_player,
+                    "with --train-records: only the moves of the side whose N+/N- name "
+                    "contains this text (e.g. gpsshogi)");
   train->add_option("--out", o->out, "weight file to write")->required();
   train->add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
   train->add_option("--iterations", l.iterations, "search + passes rounds (default 10)")

@@ -223,6 +223,45 @@ TEST_CASE("learn checkpoint: a run resumed after iteration 1 equals a straight r
           .is_ok());
 }
 
+TEST_CASE("learn records: a player filter keeps only that side's moves") {
+  const std::vector<TrainingPosition> all = fixture_positions();
+  std::vector<TrainingPosition> gps;
+  int records = 0;
+  const Status s = collect_record_positions(kLearnDir, 0, 7, gps, &records, "gpsshogi");
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  CHECK(records == 4);
+  // g000011.csa (gpsshogi is Black there) is the first record: its even plies only.
+  std::vector<TrainingPosition> first_record;
+  for (const TrainingPosition& p : all)
+    if (p.group == 0) first_record.push_back(p);
+  REQUIRE(first_record.size() > 10);
+  REQUIRE(gps.size() == (first_record.size() + 1) / 2);
+  for (size_t i = 0; i < gps.size(); ++i) {
+    CHECK(gps[i].group == 7);
+    CHECK(gps[i].teacher == first_record[2 * i].teacher);
+    CHECK(gps[i].setup.side_to_move == engine::kBlack);
+  }
+  std::vector<TrainingPosition> none;
+  REQUIRE(collect_record_positions(kLearnDir, 0, 0, none, &records, "no such player").is_ok());
+  CHECK(none.empty());
+}
+
+TEST_CASE("learn holdout: training-only positions are never held out") {
+  std::vector<TrainingPosition> positions = fixture_positions();
+  LearnOptions o;
+  o.iterations = 0;
+  o.holdout_every = 2;
+  eval::Weights out;
+  std::vector<IterationStats> measured, all_training;
+  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, measured, nullptr).is_ok());
+  REQUIRE(measured[0].heldout_positions > 0);
+  for (TrainingPosition& p : positions) p.training_only = true;
+  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, all_training, nullptr).is_ok());
+  CHECK(all_training[0].heldout_positions == 0);
+  CHECK(all_training[0].training_positions ==
+        measured[0].training_positions + measured[0].heldout_positions);
+}
+
 TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the overall one") {
   Position pos;
   REQUIRE(pos.set_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")

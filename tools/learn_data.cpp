@@ -63,7 +63,8 @@ Status read_teacher_file(const std::string& path, int first_group,
 }
 
 Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
-                                std::vector<TrainingPosition>& out, int* records) {
+                                std::vector<TrainingPosition>& out, int* records,
+                                const std::string& player) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
   std::vector<std::string> paths;
@@ -78,9 +79,12 @@ Status collect_record_positions(const std::string& dir, int skip_plies, int firs
     if (Status s = engine::load_csa_record_file(path, rec); !s) return s;
     Position pos;
     if (Status s = pos.set(rec.initial); !s) return Status::error(path + ": " + s.message());
+    const bool black_teaches = player.empty() || rec.black_name.find(player) != std::string::npos;
+    const bool white_teaches = player.empty() || rec.white_name.find(player) != std::string::npos;
     for (size_t ply = 0; ply < rec.moves.size(); ++ply) {
       const engine::Move m = rec.moves[ply].move;
-      if (int(ply) >= skip_plies) {
+      const bool teaches = pos.side_to_move() == engine::kBlack ? black_teaches : white_teaches;
+      if (int(ply) >= skip_plies && teaches) {
         TrainingPosition tp;
         tp.setup = pos.setup();
         tp.teacher = m;

@@ -18,6 +18,7 @@ struct TrainingPosition {
   engine::PositionSetup setup;  // kept as a setup: a replayed Position carries its history
   engine::Move teacher = engine::kMoveNone;
   int group = 0;
+  bool training_only = false;  // never held out (extra teacher data, not the measured set)
 };
 
 // Reads teacher lines "<SFEN> <TAB> <USI move>" (the SFEN may start with "sfen "); '#' starts
@@ -32,9 +33,12 @@ engine::Status read_teacher_file(const std::string& path, int first_group,
 // Every position of every .csa record under `dir` (recursively, paths sorted) before each
 // record move, both colours, skipping the first `skip_plies` moves of each record. Each
 // record is one group, numbered on from `first_group` in path order. Unreadable records are
-// errors ("path:line:col: ..."). *records gets the number of records read.
+// errors ("path:line:col: ..."). *records gets the number of records read. A non-empty
+// `player` keeps only the moves of a side whose name (N+ or N-) contains it: a strong
+// program's moves in games against weaker ones.
 engine::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
-                                        std::vector<TrainingPosition>& out, int* records);
+                                        std::vector<TrainingPosition>& out, int* records,
+                                        const std::string& player = "");
 
 // Keeps at most max_positions, evenly spread over the list (order kept); 0 keeps all.
 void thin_positions(std::vector<TrainingPosition>& positions, int max_positions);
