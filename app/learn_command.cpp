@@ -30,6 +30,7 @@ struct TrainCommandOptions {
   std::vector<std::string> teachers;
   std::vector<std::string> train_records;
   std::string train_player;
+  int train_skip_plies = 0;
   std::string out;
   std::string init = "hand-set";
   int max_positions = 0;
@@ -47,6 +48,7 @@ std::string command_line(const TrainCommandOptions& o) {
   for (const std::string& t : o.teachers) c << " --teachers " << t;
   for (const std::string& r : o.train_records) c << " --train-records " << r;
   if (!o.train_player.empty()) c << " --train-player '" << o.train_player << "'";
+  if (!o.train_records.empty()) c << " --train-skip-plies " << o.train_skip_plies;
   c << " --out " << o.out << " --init " << o.init << " --iterations " << l.iterations
     << " --passes-per-iteration " << l.passes << " --learning-rate " << l.learning_rate
     << " --scale " << l.scale_cp << " --l1 " << l.l1 << " --l2 " << l.l2 << " --min-count "
@@ -81,7 +83,7 @@ void run_train(const TrainCommandOptions& o) {
     int count = 0;
     const int first_group = positions.empty() ? 0 : positions.back().group + 1;
     const size_t first = positions.size();
-    if (Status s = tools::collect_record_positions(dir, o.skip_plies, first_group, positions,
+    if (Status s = tools::collect_record_positions(dir, o.train_skip_plies, first_group, positions,
                                                    &count, o.train_player);
         !s)
       fail(s.message());
@@ -147,6 +149,10 @@ void add_learn_train_command(CLI::App& learn) {
   train->add_option("--train-player", o->train_player,
                     "with --train-records: only the moves of the side whose N+/N- name "
                     "contains this text (e.g. gpsshogi)");
+  train->add_option("--train-skip-plies", o->train_skip_plies,
+                    "with --train-records: skip the first N moves of each record (e.g. the "
+                    "opening file's moves of a match; default 0)")
+      ->check(CLI::NonNegativeNumber);
   train->add_option("--out", o->out, "weight file to write")->required();
   train->add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
   train->add_option("--iterations", l.iterations, "search + passes rounds (default 10)")
