@@ -64,6 +64,8 @@ std::string command_line(const TrainCommandOptions& o) {
 void run_train(const TrainCommandOptions& o) {
   if (o.records.empty() && o.teachers.empty() && o.train_records.empty())
     fail("give --records DIR, --teachers FILE or --train-records DIR");
+  if (o.train_records.empty() && (!o.train_player.empty() || o.train_skip_plies > 0))
+    fail("--train-player and --train-skip-plies apply to --train-records, and none was given");
   const auto start = std::chrono::steady_clock::now();
   std::vector<tools::TrainingPosition> positions;
   int records = 0;

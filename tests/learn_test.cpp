@@ -216,6 +216,12 @@ TEST_CASE("learn checkpoint: a run resumed after iteration 1 equals a straight r
     CHECK(resumed_stats[i].loss == straight_stats[i].loss);
     CHECK(resumed_stats[i].agreement == straight_stats[i].agreement);
   }
+  // A checkpoint of other data (positions now training only, never held out) is refused.
+  std::vector<TrainingPosition> training_only = positions;
+  for (TrainingPosition& p : training_only) p.training_only = true;
+  CHECK_FALSE(
+      train_weights(o, training_only, eval::Weights::hand_set(), resumed, resumed_stats, nullptr)
+          .is_ok());
   // A checkpoint of other options is refused.
   o.learning_rate = 3;
   CHECK_FALSE(

@@ -65,6 +65,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
     f.add(int(p.setup.side_to_move));
     f.add(p.teacher.raw());
     f.add(p.group);
+    if (p.training_only) f.add(-1);  // only when set: older checkpoints keep their fingerprint
   }
   f.add(o.passes), f.add(o.learning_rate), f.add(o.scale_cp), f.add(o.l1), f.add(o.l2);
   f.add(o.min_count), f.add(o.holdout_every), f.add(o.batch_positions), f.add(o.window_cp);
