@@ -81,6 +81,7 @@ void run_train(const TrainCommandOptions& o) {
         !s)
       fail(s.message());
   // Training-only records come last, with their own groups, never held out.
+  const size_t train_records_start = positions.size();
   for (const std::string& dir : o.train_records) {
     int count = 0;
     const int first_group = positions.empty() ? 0 : positions.back().group + 1;
@@ -94,9 +95,14 @@ void run_train(const TrainCommandOptions& o) {
                  count, positions.size() - first);
   }
   const size_t read_positions = positions.size();
+  const size_t teacher_positions = train_records_start - record_positions;
+  const size_t train_record_positions = read_positions - train_records_start;
   tools::thin_positions(positions, o.max_positions);
-  std::fprintf(stderr, "%d records (%zu positions), %zu teacher positions; training on %zu\n",
-               records, record_positions, read_positions - record_positions, positions.size());
+  std::fprintf(stderr,
+               "%d records (%zu positions), %zu teacher positions, %zu training-only record "
+               "positions; training on %zu\n",
+               records, record_positions, teacher_positions, train_record_positions,
+               positions.size());
 
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set")
@@ -117,7 +123,10 @@ void run_train(const TrainCommandOptions& o) {
          << "command: " << command_line(o) << '\n'
          << "data: " << records << " records (" << record_positions << " positions)";
   if (!o.records.empty()) header << " under " << o.records;
-  header << ", " << read_positions - record_positions << " teacher positions; " << positions.size()
+  header << ", " << teacher_positions << " teacher positions";
+  if (!o.train_records.empty())
+    header << ", " << train_record_positions << " training-only record positions";
+  header << "; " << positions.size()
          << " used: " << last.training_positions << " training, " << last.heldout_positions
          << " held out (every " << o.learn.holdout_every << "th game)\n"
          << "initial weights: " << o.init << "; iterations " << last.iteration << "; final loss "

@@ -292,7 +292,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     if (v >= beta) return v >= kValueMateInMaxPly ? beta : v;
   }
 
-  // Step 5c. ProbCut: a capture that, searched 4 plies shallower, beats beta by a margin
+  // Step 5b. ProbCut: a capture that, searched 4 plies shallower, beats beta by a margin
   // would very likely beat beta at full depth too. Only captures whose SEE already covers
   // the distance from the static evaluation are tried; quiescence filters them first.
   const Value probcut_beta = beta + kProbCutMargin - (improving ? 60 : 0);
@@ -325,7 +325,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // carry into the values (the search is guided, not overruled: techniques.md §3).
   const std::vector<BookBonus>* bonuses =
       ply < manager_.book_plies_ ? manager_.book_bonuses(key) : nullptr;
-  // Step 5b. Internal iterative reduction: a node the table knows no move for was not
+  // Step 5c. Internal iterative reduction: a node the table knows no move for was not
   // searched before, or not deep enough to matter; search it shallower.
   if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
 
