@@ -26,15 +26,10 @@ namespace eval = engine::eval;
 }
 
 struct TrainCommandOptions {
-  std::string records;
-  std::vector<std::string> teachers;
-  std::vector<std::string> train_records;
-  std::string train_player;
-  int train_skip_plies = 0;
+  tools::TrainingSources sources;
   std::string out;
   std::string init = "hand-set";
   int max_positions = 0;
-  int skip_plies = 0;
   tools::LearnOptions learn;
 };
 
@@ -42,19 +37,21 @@ struct TrainCommandOptions {
 // that the header of the weight file tells exactly how to make them again.
 std::string command_line(const TrainCommandOptions& o) {
   const tools::LearnOptions& l = o.learn;
+  const tools::TrainingSources& src = o.sources;
   std::ostringstream c;
   c << "sashite learn train";
-  if (!o.records.empty()) c << " --records " << o.records;
-  for (const std::string& t : o.teachers) c << " --teachers " << t;
-  for (const std::string& r : o.train_records) c << " --train-records " << r;
-  if (!o.train_player.empty()) c << " --train-player '" << o.train_player << "'";
-  if (!o.train_records.empty()) c << " --train-skip-plies " << o.train_skip_plies;
+  if (!src.records.empty()) c << " --records " << src.records;
+  for (const std::string& t : src.teachers) c << " --teachers " << t;
+  for (const std::string& r : src.train_records) c << " --train-records " << r;
+  if (!src.train_player.empty()) c << " --train-player '" << src.train_player << "'";
+  if (!src.train_records.empty()) c << " --train-skip-plies " << src.train_skip_plies;
+  for (const std::string& t : src.train_teachers) c << " --train-teachers " << t;
   c << " --out " << o.out << " --init " << o.init << " --iterations " << l.iterations
     << " --passes-per-iteration " << l.passes << " --learning-rate " << l.learning_rate
     << " --scale " << l.scale_cp << " --l1 " << l.l1 << " --l2 " << l.l2 << " --min-count "
     << l.min_count << " --holdout-every " << l.holdout_every << " --batch " << l.batch_positions
     << " --window " << l.window_cp << " --quiescence-depth " << l.quiescence_depth
-    << " --skip-plies " << o.skip_plies << " --max-positions " << o.max_positions << " --seed "
+    << " --skip-plies " << src.skip_plies << " --max-positions " << o.max_positions << " --seed "
     << l.seed << " --threads " << l.threads;
   for (const std::string& f : l.frozen) c << " --freeze " << f;
   if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
@@ -62,47 +59,23 @@ std::string command_line(const TrainCommandOptions& o) {
 }
 
 void run_train(const TrainCommandOptions& o) {
-  if (o.records.empty() && o.teachers.empty() && o.train_records.empty())
-    fail("give --records DIR, --teachers FILE or --train-records DIR");
-  if (o.train_records.empty() && (!o.train_player.empty() || o.train_skip_plies > 0))
+  const tools::TrainingSources& src = o.sources;
+  if (src.records.empty() && src.teachers.empty() && src.train_records.empty() &&
+      src.train_teachers.empty())
+    fail("give --records DIR, --teachers FILE, --train-records DIR or --train-teachers FILE");
+  if (src.train_records.empty() && (!src.train_player.empty() || src.train_skip_plies > 0))
     fail("--train-player and --train-skip-plies apply to --train-records, and none was given");
   const auto start = std::chrono::steady_clock::now();
   std::vector<tools::TrainingPosition> positions;
-  int records = 0;
-  if (!o.records.empty()) {
-    if (Status s = tools::collect_record_positions(o.records, o.skip_plies, 0, positions, &records);
-        !s)
-      fail(s.message());
-  }
-  const size_t record_positions = positions.size();
-  for (const std::string& t : o.teachers)
-    if (Status s = tools::read_teacher_file(t, records + int(positions.size() - record_positions),
-                                            positions);
-        !s)
-      fail(s.message());
-  // Training-only records come last, with their own groups, never held out.
-  const size_t train_records_start = positions.size();
-  for (const std::string& dir : o.train_records) {
-    int count = 0;
-    const int first_group = positions.empty() ? 0 : positions.back().group + 1;
-    const size_t first = positions.size();
-    if (Status s = tools::collect_record_positions(dir, o.train_skip_plies, first_group, positions,
-                                                   &count, o.train_player);
-        !s)
-      fail(s.message());
-    for (size_t i = first; i < positions.size(); ++i) positions[i].training_only = true;
-    std::fprintf(stderr, "%s: %d records, %zu teacher positions (training only)\n", dir.c_str(),
-                 count, positions.size() - first);
-  }
-  const size_t read_positions = positions.size();
-  const size_t teacher_positions = train_records_start - record_positions;
-  const size_t train_record_positions = read_positions - train_records_start;
+  tools::TrainingCounts counts;
+  if (Status s = tools::gather_training_positions(o.sources, positions, counts, &std::cerr); !s)
+    fail(s.message());
   tools::thin_positions(positions, o.max_positions);
   std::fprintf(stderr,
                "%d records (%zu positions), %zu teacher positions, %zu training-only record "
-               "positions; training on %zu\n",
-               records, record_positions, teacher_positions, train_record_positions,
-               positions.size());
+               "positions, %zu training-only teacher positions; training on %zu\n",
+               counts.records, counts.record_positions, counts.teacher_positions,
+               counts.train_record_positions, counts.train_teacher_positions, positions.size());
 
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set")
@@ -121,14 +94,15 @@ void run_train(const TrainCommandOptions& o) {
   header << "learned weights (sashite learn train: comparison training on teacher moves, "
             "techniques.md §5)\n"
          << "command: " << command_line(o) << '\n'
-         << "data: " << records << " records (" << record_positions << " positions)";
-  if (!o.records.empty()) header << " under " << o.records;
-  header << ", " << teacher_positions << " teacher positions";
-  if (!o.train_records.empty())
-    header << ", " << train_record_positions << " training-only record positions";
-  header << "; " << positions.size()
-         << " used: " << last.training_positions << " training, " << last.heldout_positions
-         << " held out (every " << o.learn.holdout_every << "th game)\n"
+         << "data: " << counts.records << " records (" << counts.record_positions << " positions)";
+  if (!src.records.empty()) header << " under " << src.records;
+  header << ", " << counts.teacher_positions << " teacher positions";
+  if (!src.train_records.empty())
+    header << ", " << counts.train_record_positions << " training-only record positions";
+  if (!src.train_teachers.empty())
+    header << ", " << counts.train_teacher_positions << " training-only teacher positions";
+  header << "; " << positions.size() << " used: " << last.training_positions << " training, "
+         << last.heldout_positions << " held out (every " << o.learn.holdout_every << "th game)\n"
          << "initial weights: " << o.init << "; iterations " << last.iteration << "; final loss "
          << last.loss << ", held-out agreement " << 100 * last.heldout_agreement << "%"
          << " (initial " << 100 * stats.front().heldout_agreement << "%); " << int(seconds)
@@ -149,18 +123,21 @@ void add_learn_train_command(CLI::App& learn) {
       "train",
       "comparison training of the evaluation weights on teacher moves (1 ply + quiescence "
       "leaves, logistic pair loss, AdaGrad); writes a weight file");
-  train->add_option("--records", o->records,
+  train->add_option("--records", o->sources.records,
                     "directory of .csa records (recursive): every move "
                     "is a teacher move");
-  train->add_option("--teachers", o->teachers,
+  train->add_option("--teachers", o->sources.teachers,
                     "teacher file(s): lines '<SFEN> <TAB> <USI move>' (repeatable)");
-  train->add_option("--train-records", o->train_records,
+  train->add_option("--train-records", o->sources.train_records,
                     "directory of .csa records used for training only, never held out "
                     "(repeatable)");
-  train->add_option("--train-player", o->train_player,
+  train->add_option("--train-teachers", o->sources.train_teachers,
+                    "teacher file(s) as --teachers, used for training only, never held out "
+                    "(repeatable)");
+  train->add_option("--train-player", o->sources.train_player,
                     "with --train-records: only the moves of the side whose N+/N- name "
                     "contains this text (e.g. gpsshogi)");
-  train->add_option("--train-skip-plies", o->train_skip_plies,
+  train->add_option("--train-skip-plies", o->sources.train_skip_plies,
                     "with --train-records: skip the first N moves of each record (e.g. the "
                     "opening file's moves of a match; default 0)")
       ->check(CLI::NonNegativeNumber);
@@ -197,7 +174,7 @@ void add_learn_train_command(CLI::App& learn) {
       ->add_option("--quiescence-depth", l.quiescence_depth,
                    "quiescence plies below the move (default 4)")
       ->check(CLI::Range(0, 32));
-  train->add_option("--skip-plies", o->skip_plies, "skip the first N moves of each record")
+  train->add_option("--skip-plies", o->sources.skip_plies, "skip the first N moves of each record")
       ->check(CLI::NonNegativeNumber);
   train
       ->add_option("--max-positions", o->max_positions,

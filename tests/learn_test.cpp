@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -266,6 +268,72 @@ TEST_CASE("learn holdout: training-only positions are never held out") {
   CHECK(all_training[0].heldout_positions == 0);
   CHECK(all_training[0].training_positions ==
         measured[0].training_positions + measured[0].heldout_positions);
+}
+
+TEST_CASE("learn sources: measured data first, then training-only records and teacher files") {
+  TempDir dir("sashite-learn-sources");
+  const std::string teachers = (dir.path / "teach.tsv").string();
+  const std::string book = (dir.path / "book.tsv").string();
+  std::ofstream(teachers)
+      << "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t7g7f\n";
+  std::ofstream(book)
+      << "# book moves\n"
+      << "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t2g2f\n"
+      << "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\t8c8d\n";
+  TrainingSources src;
+  src.records = kLearnDir;
+  src.teachers = {teachers};
+  src.train_records = {kLearnDir};
+  src.train_player = "gpsshogi";
+  src.train_teachers = {book};
+  std::vector<TrainingPosition> positions;
+  TrainingCounts counts;
+  std::ostringstream log;
+  const Status s = gather_training_positions(src, positions, counts, &log);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  const std::vector<TrainingPosition> records = fixture_positions();
+  CHECK(counts.records == 4);
+  CHECK(counts.record_positions == records.size());
+  CHECK(counts.teacher_positions == 1);
+  CHECK(counts.train_record_positions > 0);
+  CHECK(counts.train_teacher_positions == 2);
+  REQUIRE(positions.size() == records.size() + 1 + counts.train_record_positions + 2);
+  // The measured part, in order, held out as before; the training-only part after it.
+  for (size_t i = 0; i < records.size(); ++i) {
+    CHECK(positions[i].group == records[i].group);
+    CHECK_FALSE(positions[i].training_only);
+  }
+  CHECK(positions[records.size()].group == 4);  // teacher lines numbered on from the records
+  CHECK_FALSE(positions[records.size()].training_only);
+  for (size_t i = records.size() + 1; i < positions.size(); ++i) {
+    CHECK(positions[i].training_only);
+    CHECK(positions[i].group >= positions[i - 1].group);
+  }
+  Position start;
+  REQUIRE(start.set_sfen("startpos").is_ok());
+  CHECK(positions[positions.size() - 2].teacher == usi_move(start, "2g2f"));
+  CHECK(log.str().find("book.tsv: 2 teacher positions (training only)") != std::string::npos);
+
+  // The same measured part gives the same held-out set with or without the extra data.
+  LearnOptions o;
+  o.iterations = 0;
+  o.holdout_every = 2;
+  eval::Weights out;
+  std::vector<IterationStats> with_extra, measured_only;
+  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, with_extra, nullptr).is_ok());
+  std::vector<TrainingPosition> measured(positions.begin(), positions.begin() + records.size() + 1);
+  REQUIRE(
+      train_weights(o, measured, eval::Weights::hand_set(), out, measured_only, nullptr).is_ok());
+  CHECK(with_extra[0].heldout_positions == measured_only[0].heldout_positions);
+  CHECK(with_extra[0].heldout_agreement == measured_only[0].heldout_agreement);
+
+  // A bad training-only line stops it, naming the file and line.
+  std::ofstream(book, std::ios::app)
+      << "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t5e5d\n";
+  positions.clear();
+  const Status bad = gather_training_positions(src, positions, counts);
+  REQUIRE_FALSE(bad.is_ok());
+  CHECK(bad.message().find("book.tsv:4:") != std::string::npos);
 }
 
 TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the overall one") {

@@ -99,6 +99,58 @@ Status collect_record_positions(const std::string& dir, int skip_plies, int firs
   return Status::ok();
 }
 
+namespace {
+
+int next_group(const std::vector<TrainingPosition>& positions) {
+  return positions.empty() ? 0 : positions.back().group + 1;
+}
+
+void mark_training_only(std::vector<TrainingPosition>& positions, size_t first) {
+  for (size_t i = first; i < positions.size(); ++i) positions[i].training_only = true;
+}
+
+}  // namespace
+
+Status gather_training_positions(const TrainingSources& sources, std::vector<TrainingPosition>& out,
+                                 TrainingCounts& counts, std::ostream* log) {
+  counts = TrainingCounts{};
+  const size_t start = out.size();
+  if (!sources.records.empty())
+    if (Status s = collect_record_positions(sources.records, sources.skip_plies, next_group(out),
+                                            out, &counts.records);
+        !s)
+      return s;
+  counts.record_positions = out.size() - start;
+  for (const std::string& t : sources.teachers) {
+    const size_t first = out.size();
+    // Numbered on from the record count (as ever: held-out teacher lines stay the same).
+    const int first_group = counts.records + int(counts.teacher_positions);
+    if (Status s = read_teacher_file(t, first_group, out); !s) return s;
+    counts.teacher_positions += out.size() - first;
+  }
+  for (const std::string& dir : sources.train_records) {
+    const size_t first = out.size();
+    int records = 0;
+    if (Status s = collect_record_positions(dir, sources.train_skip_plies, next_group(out), out,
+                                            &records, sources.train_player);
+        !s)
+      return s;
+    mark_training_only(out, first);
+    counts.train_record_positions += out.size() - first;
+    if (log)
+      *log << dir << ": " << records << " records, " << out.size() - first
+           << " teacher positions (training only)\n";
+  }
+  for (const std::string& t : sources.train_teachers) {
+    const size_t first = out.size();
+    if (Status s = read_teacher_file(t, next_group(out), out); !s) return s;
+    mark_training_only(out, first);
+    counts.train_teacher_positions += out.size() - first;
+    if (log) *log << t << ": " << out.size() - first << " teacher positions (training only)\n";
+  }
+  return Status::ok();
+}
+
 void thin_positions(std::vector<TrainingPosition>& positions, int max_positions) {
   const size_t total = positions.size();
   if (max_positions <= 0 || total <= size_t(max_positions)) return;

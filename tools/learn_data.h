@@ -1,6 +1,7 @@
 // Training positions for evaluation learning: record positions and teacher files, with their moves.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,35 @@ engine::Status read_teacher_file(const std::string& path, int first_group,
 engine::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
                                         std::vector<TrainingPosition>& out, int* records,
                                         const std::string& player = "");
+
+// Where `learn train` takes its positions from. The measured data (records, then teacher
+// files) comes first and is held out by group as the options say; the training-only data
+// after it (records, then teacher files) is marked training_only and never held out.
+struct TrainingSources {
+  std::string records;  // directory, or empty
+  int skip_plies = 0;
+  std::vector<std::string> teachers;
+  std::vector<std::string> train_records;  // directories
+  std::string train_player;                // filter of train_records' moves (see above)
+  int train_skip_plies = 0;
+  std::vector<std::string> train_teachers;
+};
+
+// How many positions each kind of source gave.
+struct TrainingCounts {
+  int records = 0;  // records read under TrainingSources::records
+  size_t record_positions = 0;
+  size_t teacher_positions = 0;
+  size_t train_record_positions = 0;
+  size_t train_teacher_positions = 0;
+};
+
+// Reads every source in the order above into `out` (groups numbered on, one run), counting
+// into `counts`; each training-only input gets a line on `log` when given. The first error
+// (naming the input and place) stops it.
+engine::Status gather_training_positions(const TrainingSources& sources,
+                                         std::vector<TrainingPosition>& out, TrainingCounts& counts,
+                                         std::ostream* log = nullptr);
 
 // Keeps at most max_positions, evenly spread over the list (order kept); 0 keeps all.
 void thin_positions(std::vector<TrainingPosition>& positions, int max_positions);
