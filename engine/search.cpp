@@ -63,6 +63,7 @@ void Worker::clear() {
   history_.clear();
   capture_history_.clear();
   continuation_.clear();
+  correction_.clear();
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
   mate_table_.reset();  // made again at the first call (the settings may have changed)
   mate_limit_.reset();
@@ -101,6 +102,11 @@ inline void Worker::count_node() {
 }
 
 Value Worker::evaluate() { return eval::evaluate(pos_, *manager_.weights_); }
+
+Value Worker::corrected_eval(Value raw, Move previous) const {
+  return std::clamp(Value(raw + correction_.correction(pos_, previous)), kValueMatedInMaxPly + 1,
+                    kValueMateInMaxPly - 1);
+}
 
 bool Worker::stopped() const { return manager_.stop_.load(std::memory_order_relaxed); }
 
@@ -241,23 +247,31 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     }
   }
 
-  // Step 3. Static evaluation.
-  Value static_eval = kValueNone;
+  // Step 3. Static evaluation: the evaluation function's value (raw_eval, what the table
+  // keeps) plus the correction history's; `eval` is the table's value instead when its
+  // bound says the true value lies beyond the static one (pruning decisions use it).
+  const Move previous_move = ply >= 1 ? current_move_[ply - 1] : kMoveNone;
+  Value static_eval = kValueNone, raw_eval = kValueNone;
   if (excluded != kMoveNone) {
-    static_eval = static_eval_[ply];  // the node's own, already computed
+    static_eval = raw_eval = static_eval_[ply];  // the node's own, already computed
   } else if (!in_check) {
-    static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
-    if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, static_eval);
+    raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, raw_eval);
+    static_eval = corrected_eval(raw_eval, previous_move);
   }
   static_eval_[ply] = static_eval;
   const bool improving = this->improving(ply, static_eval);
+  Value eval = static_eval;
+  if (!in_check && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
+      (tte->bound() & (tt_value > static_eval ? kBoundLower : kBoundUpper)))
+    eval = tt_value;
 
   // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
   if (!kRootNode && !in_check && manager_.mate_.enabled && depth >= manager_.mate_.min_depth &&
       beta > -kValueMateInMaxPly && excluded == kMoveNone) {
     Move mating = kMoveNone;
     if (const Value mate = probe_mate(ply, mating); mate != kValueNone) {
-      tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, static_eval);
+      tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, raw_eval);
       return mate;
     }
     if (stopped()) return kValueZero;
@@ -273,15 +287,15 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   Value move_futility_margin = kValueNone;
   if (futility_node) {
     const Value margin = futility.margin(FutilityController::kFailHigh, depth);
-    if (margin != kValueNone && static_eval - margin >= beta) return static_eval;
+    if (margin != kValueNone && eval - margin >= beta) return eval;
     move_futility_margin = futility.margin(FutilityController::kFailLow, depth);
   }
 
   // Step 5. Null-move pruning.
-  if (!kPvNode && !in_check && depth >= 2 && static_eval >= beta && excluded == kMoveNone &&
+  if (!kPvNode && !in_check && depth >= 2 && eval >= beta && excluded == kMoveNone &&
       current_move_[std::max(ply - 1, 0)] != kMoveNull && std::abs(beta) < kValueMateInMaxPly &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
-    const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 3);
+    const int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
     current_move_[ply] = kMoveNull;
     continuation_at_[ply] = &continuation_.sentinel();
     pos_.do_null_move();
@@ -330,6 +344,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
 
   const MoveHistories node_histories = histories(ply);
+  const bool tt_capture = tt_move != kMoveNone && pos_.is_capture(tt_move);
   MovePicker picker(pos_, tt_move, killers_[ply], node_histories);
   Value best_value = -kValueInfinite;
   Move best_move = kMoveNone;
@@ -404,6 +419,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       if (cut_node) ++r;
       if (in_check || gives_check) --r;
       if (!improving) ++r;
+      if (tt_capture) ++r;  // the best move is likely the TT's capture; quiet ones less so
       r -= quiet_score / 12000;
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
       v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
@@ -445,12 +461,21 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     update_capture_stats(best_move, captures, capture_count, depth);
   }
 
-  if (futility_node) futility.record_node(depth, static_eval, beta, best_value);
+  if (futility_node) futility.record_node(depth, eval, beta, best_value);
 
   const Bound bound = best_value >= beta                                  ? kBoundLower
                       : (kPvNode && best_value > original_alpha) ? kBoundExact
                                                                          : kBoundUpper;
-  tt.store(tte, key, value_to_tt(best_value, ply), bound, depth, best_move, static_eval);
+  // The correction history learns from quiet results whose bound says on which side of
+  // the static evaluation the true value lies (not under book bonuses, nor in a
+  // singular-extension test, whose value lacks the best move).
+  if (!in_check && excluded == kMoveNone && !bonuses &&
+      std::abs(best_value) < kValueMateInMaxPly &&
+      (best_move == kMoveNone || (!pos_.is_capture(best_move) && !best_move.is_promotion())) &&
+      !(bound == kBoundLower && best_value <= static_eval) &&
+      !(bound == kBoundUpper && best_value >= static_eval))
+    correction_.update(pos_, previous_move, best_value - static_eval, depth);
+  tt.store(tte, key, value_to_tt(best_value, ply), bound, depth, best_move, raw_eval);
   return best_value;
 }
 
@@ -480,16 +505,22 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
   const Move tt_move =
       tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone;
 
-  Value best_value, static_eval = kValueNone;
+  Value best_value, static_eval = kValueNone, raw_eval = kValueNone;
   if (in_check) {
     best_value = -kValueInfinite;
   } else {
-    static_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    static_eval = corrected_eval(raw_eval, ply >= 1 ? current_move_[ply - 1] : kMoveNone);
     best_value = static_eval;
+    // The table's value, when its bound says the true value lies beyond the static one, is
+    // the better stand-pat value.
+    if (tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
+        (tte->bound() & (tt_value > best_value ? kBoundLower : kBoundUpper)))
+      best_value = tt_value;
     if (best_value >= beta) {
       if (!tt_hit)
         tt.store(tte, key, value_to_tt(best_value, ply), kBoundLower, -TTEntry::kDepthOffset,
-                 kMoveNone, static_eval);
+                 kMoveNone, raw_eval);
       return best_value;
     }
     alpha = std::max(alpha, best_value);
@@ -531,7 +562,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
   const Bound bound = best_value >= beta                                ? kBoundLower
                       : (PvNode && best_value > original_alpha) ? kBoundExact
                                                                        : kBoundUpper;
-  tt.store(tte, key, value_to_tt(best_value, ply), bound, tt_depth, best_move, static_eval);
+  tt.store(tte, key, value_to_tt(best_value, ply), bound, tt_depth, best_move, raw_eval);
   return best_value;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/book_advisor.h"
+#include "engine/correction_history.h"
 #include "engine/engine.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
@@ -89,6 +90,8 @@ class Worker {
   template <bool PvNode>
   Value qsearch(Value alpha, Value beta, int qdepth, int ply);
   Value evaluate();
+  // `raw` (the evaluation function's value here) plus the correction history's correction.
+  Value corrected_eval(Value raw, Move previous) const;
   void update_pv(int ply, Move m);
   Value book_bonus(const std::vector<BookBonus>* bonuses, Move m) const;
   void update_quiet_stats(int ply, Move best, const Move* quiets, int quiet_count, int depth);
@@ -115,6 +118,7 @@ class Worker {
   ButterflyHistory history_;
   CaptureHistory capture_history_;
   ContinuationHistory continuation_;  // about 13 MB; the Worker lives on the heap
+  CorrectionHistory correction_;
   ContinuationEntry* continuation_at_[kMaxPly + 4];  // the entry of the move made at each ply
   Value static_eval_[kMaxPly + 4];  // kValueNone in check
   Move killers_[kMaxPly + 4][2];
