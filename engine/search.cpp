@@ -221,12 +221,16 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       excluded == kMoveNone ? pos_.key() : pos_.key() ^ (0x9E3779B97F4A7C15ull * excluded.raw());
   bool tt_hit;
   TTEntry* tte = tt.probe(key, &tt_hit);
+  // What the entry says, read once: the searches below (null move, ProbCut, the moves) may
+  // store another position in the same slot.
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
+  const Bound tt_bound = tt_hit ? tte->bound() : kBoundNone;
+  const int tt_depth = tt_hit ? tte->stored_depth() : -TTEntry::kDepthOffset;
   Move tt_move = kRootNode ? root_hint_
                            : (tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16))
                                                     : kMoveNone);
-  if (!kPvNode && tt_hit && tte->stored_depth() >= depth && tt_value != kValueNone &&
-      (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
+  if (!kPvNode && tt_hit && tt_depth >= depth && tt_value != kValueNone &&
+      (tt_bound & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
 
   // Step 2b. Mate in one: exact, and cheap next to searching the node. Tried once per
@@ -263,7 +267,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const bool improving = this->improving(ply, static_eval);
   Value eval = static_eval;
   if (!in_check && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
-      (tte->bound() & (tt_value > static_eval ? kBoundLower : kBoundUpper)))
+      (tt_bound & (tt_value > static_eval ? kBoundLower : kBoundUpper)))
     eval = tt_value;
 
   // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
@@ -312,7 +316,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const Value probcut_beta = beta + kProbCutMargin - (improving ? 60 : 0);
   if (!kPvNode && !in_check && depth >= 5 && excluded == kMoveNone &&
       std::abs(beta) < kValueMateInMaxPly &&
-      !(tt_hit && tte->stored_depth() >= depth - 3 && tt_value != kValueNone &&
+      !(tt_hit && tt_depth >= depth - 3 && tt_value != kValueNone &&
         tt_value < probcut_beta)) {
     MovePicker captures(pos_, tt_move, false, &capture_history_);
     for (Move m = captures.next(); m != kMoveNone; m = captures.next()) {
@@ -335,13 +339,14 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     }
   }
 
+  // Step 5c. Internal iterative reduction: a node the table knows no move for was not
+  // searched before, or not deep enough to matter; search it shallower.
+  if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
+
   // Step 6. The moves. In the first plies of an opening the book's moves get bonuses that
   // carry into the values (the search is guided, not overruled: techniques.md §3).
   const std::vector<BookBonus>* bonuses =
       ply < manager_.book_plies_ ? manager_.book_bonuses(key) : nullptr;
-  // Step 5c. Internal iterative reduction: a node the table knows no move for was not
-  // searched before, or not deep enough to matter; search it shallower.
-  if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
 
   const MoveHistories node_histories = histories(ply);
   const bool tt_capture = tt_move != kMoveNone && pos_.is_capture(tt_move);
@@ -386,7 +391,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
     if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= kSingularMinDepth &&
         ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
-        (tte->bound() & kBoundLower) && tte->stored_depth() >= depth - 3) {
+        (tt_bound & kBoundLower) && tt_depth >= depth - 3) {
       const Value singular_beta = tt_value - 2 * depth;
       excluded_[ply] = m;
       const Value v =
