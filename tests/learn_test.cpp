@@ -42,6 +42,20 @@ std::vector<double> hand_set_doubles() {
   return d;
 }
 
+// The measures of `positions` under the hand-set weights, without training (every
+// `holdout_every`th group held out, unless marked training-only).
+IterationStats measure_untrained(const std::vector<TrainingPosition>& positions,
+                                 int holdout_every = 2) {
+  LearnOptions o;
+  o.iterations = 0;
+  o.holdout_every = holdout_every;
+  eval::Weights out;
+  std::vector<IterationStats> stats;
+  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, stats, nullptr).is_ok());
+  REQUIRE(stats.size() == 1);
+  return stats[0];
+}
+
 Move usi_move(const Position& pos, const std::string& text) {
   Move m = kMoveNone;
   const Status s = parse_usi_move(pos, text, m);
@@ -256,18 +270,13 @@ TEST_CASE("learn records: a player filter keeps only that side's moves") {
 
 TEST_CASE("learn holdout: training-only positions are never held out") {
   std::vector<TrainingPosition> positions = fixture_positions();
-  LearnOptions o;
-  o.iterations = 0;
-  o.holdout_every = 2;
-  eval::Weights out;
-  std::vector<IterationStats> measured, all_training;
-  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, measured, nullptr).is_ok());
-  REQUIRE(measured[0].heldout_positions > 0);
+  const IterationStats measured = measure_untrained(positions);
+  REQUIRE(measured.heldout_positions > 0);
   for (TrainingPosition& p : positions) p.training_only = true;
-  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, all_training, nullptr).is_ok());
-  CHECK(all_training[0].heldout_positions == 0);
-  CHECK(all_training[0].training_positions ==
-        measured[0].training_positions + measured[0].heldout_positions);
+  const IterationStats all_training = measure_untrained(positions);
+  CHECK(all_training.heldout_positions == 0);
+  CHECK(all_training.training_positions ==
+        measured.training_positions + measured.heldout_positions);
 }
 
 TEST_CASE("learn sources: measured data first, then training-only records and teacher files") {
@@ -315,17 +324,12 @@ TEST_CASE("learn sources: measured data first, then training-only records and te
   CHECK(log.str().find("book.tsv: 2 teacher positions (training only)") != std::string::npos);
 
   // The same measured part gives the same held-out set with or without the extra data.
-  LearnOptions o;
-  o.iterations = 0;
-  o.holdout_every = 2;
-  eval::Weights out;
-  std::vector<IterationStats> with_extra, measured_only;
-  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, with_extra, nullptr).is_ok());
-  std::vector<TrainingPosition> measured(positions.begin(), positions.begin() + records.size() + 1);
-  REQUIRE(
-      train_weights(o, measured, eval::Weights::hand_set(), out, measured_only, nullptr).is_ok());
-  CHECK(with_extra[0].heldout_positions == measured_only[0].heldout_positions);
-  CHECK(with_extra[0].heldout_agreement == measured_only[0].heldout_agreement);
+  const std::vector<TrainingPosition> measured(positions.begin(),
+                                               positions.begin() + records.size() + 1);
+  const IterationStats with_extra = measure_untrained(positions);
+  const IterationStats measured_only = measure_untrained(measured);
+  CHECK(with_extra.heldout_positions == measured_only.heldout_positions);
+  CHECK(with_extra.heldout_agreement == measured_only.heldout_agreement);
 
   // A bad training-only line stops it, naming the file and line.
   std::ofstream(book, std::ios::app)
@@ -346,15 +350,7 @@ TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the o
               .is_ok());
   CHECK(move_kind(pos, usi_move(pos, "B*5e")) == kDropMove);
 
-  const std::vector<TrainingPosition> positions = fixture_positions();
-  LearnOptions o;
-  o.iterations = 0;
-  o.holdout_every = 4;
-  eval::Weights out;
-  std::vector<IterationStats> stats;
-  REQUIRE(train_weights(o, positions, eval::Weights::hand_set(), out, stats, nullptr).is_ok());
-  REQUIRE(stats.size() == 1);
-  const IterationStats& s = stats[0];
+  const IterationStats s = measure_untrained(fixture_positions(), 4);
   int positions_by_kind = 0;
   double agreement = 0;
   for (int k = 0; k < 3; ++k) {
@@ -367,7 +363,7 @@ TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the o
   CHECK(positions_by_kind == s.heldout_positions);
   CHECK(agreement / s.heldout_positions == doctest::Approx(s.heldout_agreement));
 
-  const std::string table = format_stats_table(stats);
+  const std::string table = format_stats_table({s});
   CHECK(table.find("ho_capture  ho_quiet  ho_drop") != std::string::npos);
   CHECK(table.find("held-out teacher moves: capture " +
                    std::to_string(s.heldout_positions_by_kind[kCaptureMove])) != std::string::npos);
