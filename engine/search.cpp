@@ -257,7 +257,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const Move previous_move = ply >= 1 ? current_move_[ply - 1] : kMoveNone;
   Value static_eval = kValueNone, raw_eval = kValueNone;
   if (excluded != kMoveNone) {
-    static_eval = raw_eval = static_eval_[ply];  // the node's own, already computed
+    // The node's own, already computed (corrected: the excluded key's entry, which only
+    // this test reads, keeps it as it is; it is never corrected twice).
+    static_eval = raw_eval = static_eval_[ply];
   } else if (!in_check) {
     raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
     if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, raw_eval);
@@ -412,24 +414,35 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
                             ? book_bonus(bonuses, m)
                             : 0;
     const Value a = alpha - bonus, b = beta - bonus;
+    const int capture_score = tactical ? capture_history_.get(pos_, m) : 0;
     current_move_[ply] = m;
     continuation_at_[ply] = &continuation_.after(m);
     pos_.do_move(m, gives_check);
     count_node();
     Value v = -kValueInfinite;
-    // Step 9. Late-move reductions, then the PVS re-searches.
-    if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && !tactical) {
+    // Step 9. Late-move reductions (late captures and promotions too, by less), then the
+    // re-searches: a reduced move that beats alpha is searched again at full depth, a ply
+    // deeper when it beat the best so far by a wide margin, a ply shallower when it barely
+    // did; then the PVS re-search.
+    if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && (!tactical || move_count > 3)) {
       int r = kReductions.get(depth, move_count);
       if (kPvNode) --r;
       if (cut_node) ++r;
       if (in_check || gives_check) --r;
       if (!improving) ++r;
-      if (tt_capture) ++r;  // the best move is likely the TT's capture; quiet ones less so
-      r -= quiet_score / 12000;
+      if (tactical) {
+        r -= 1 + capture_score / 6000;
+      } else {
+        if (tt_capture) ++r;  // the best move is likely the TT's capture; quiet ones less so
+        r -= quiet_score / 12000;
+      }
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
       v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
-      if (v > a && reduced < new_depth)
-        v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
+      if (v > a && reduced < new_depth) {
+        const Value gain = v + bonus - best_value;
+        const int full = new_depth + (gain > 60 + 2 * new_depth) - (gain < 10);
+        if (full > reduced) v = -search<kNonPV>(-(a + 1), -a, full, ply + 1, !cut_node);
+      }
     } else if (!kPvNode || move_count > 1) {
       v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
     }

@@ -1,7 +1,7 @@
 // Training positions for evaluation learning: record positions and teacher files, with their moves.
 #pragma once
 
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
