@@ -88,6 +88,7 @@ void Worker::prepare(const Position& root, Move root_hint) {
   std::fill(std::begin(static_eval_), std::end(static_eval_), kValueNone);
   std::fill(std::begin(current_move_), std::end(current_move_), kMoveNone);
   std::fill(std::begin(excluded_), std::end(excluded_), kMoveNone);
+  std::fill(std::begin(double_extensions_), std::end(double_extensions_), 0);
 }
 
 Value Worker::book_bonus(const std::vector<BookBonus>* bonuses, Move m) const {
@@ -136,7 +137,8 @@ int history_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
 // The plies back whose moves index the continuation histories.
 constexpr int kContinuationPlies[3] = {1, 2, 4};
 // The least depth at which the TT move is tested for singularity.
-constexpr int kSingularMinDepth = 8;
+constexpr int kSingularMinDepth = 6;
+constexpr int kMaxDoubleExtensions = 6;  // per path
 // ProbCut's margin over beta.
 constexpr Value kProbCutMargin = 200;
 
@@ -387,9 +389,10 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
     // Step 8. Extensions: checks that do not lose material, and a singular TT move: one
     // the table found good enough when every other move, searched to half the depth,
-    // stays below its value less a margin. When even the others beat beta, the node is
-    // cut at once (multi-cut); when they come close and the TT move beat beta, it is
-    // searched a ply shallower.
+    // stays below its value less a margin (two plies outside PV nodes when they stay 40 cp
+    // further below, at most kMaxDoubleExtensions times on a path). When even the others
+    // beat beta, the node is cut at once (multi-cut); when they come close and the TT move
+    // beat beta, it is searched a ply shallower.
     int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
     if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= kSingularMinDepth &&
         ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
@@ -401,13 +404,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       excluded_[ply] = kMoveNone;
       if (stopped()) return kValueZero;
       if (v < singular_beta)
-        extension = 1;
+        extension = !kPvNode && v < singular_beta - 40 &&
+                            double_extensions_[ply] < kMaxDoubleExtensions
+                        ? 2
+                        : 1;
       else if (singular_beta >= beta)
         return singular_beta;
       else if (tt_value >= beta)
         extension = -1;  // other moves nearly as good: the TT move needs less depth
     }
     const int new_depth = depth - 1 + extension;
+    double_extensions_[ply + 1] = double_extensions_[ply] + (extension == 2);
 
     // The child is searched against the window shifted by the move's book bonus.
     const Value bonus = std::abs(alpha) < kValueMateInMaxPly && std::abs(beta) < kValueMateInMaxPly

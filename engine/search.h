@@ -124,6 +124,7 @@ class Worker {
   Move killers_[kMaxPly + 4][2];
   Move current_move_[kMaxPly + 4];
   Move excluded_[kMaxPly + 4];  // the singular-extension test's excluded move, per ply
+  int double_extensions_[kMaxPly + 4];  // double extensions on the path to each ply
   Move pv_[kMaxPly + 4][kMaxPly + 4];
   int pv_length_[kMaxPly + 4];
   std::atomic<uint64_t> nodes_{0};
