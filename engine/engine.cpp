@@ -111,6 +111,17 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_spin("MateMultiplier", 100, 1, 10000).on_change = [this](const Option&) {
     apply_mate_calls();
   };
+  // Default: 20000. The root's mate guard (MateGuardSettings in search.h): the node limit of
+  // the df-pn check, once per search, of each root move that becomes the best, for a mate by
+  // checks it allows; 0 = off. Measured on 560 positions of the last 40 plies of 85 games
+  // lost to gpsusi, 300,000 nodes a move: 199 chosen moves allowed a mate by checks (df-pn,
+  // 1M nodes) against 211 without the guard. At 1 s a move the checks took 2.7% of the
+  // nodes.
+  options_.add_spin("MateGuardNodes", 20000, 0, 100000000).on_change = [this](const Option& o) {
+    MateGuardSettings settings;
+    settings.nodes = uint64_t(o.as_int());
+    search_->set_mate_guard(settings);
+  };
   // Default: "default", the shipped model (data/mate/svm.model).
   options_.add_filename("MateSvmFile", "default").on_change = [this](const Option&) {
     mate_model_loaded_ = false;

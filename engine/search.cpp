@@ -68,6 +68,8 @@ void Worker::clear() {
   mate_table_.reset();  // made again at the first call (the settings may have changed)
   mate_limit_.reset();
   mate_calls_ = mate_nodes_ = mate_found_ = 0;
+  guard_table_.reset();
+  guard_calls_ = guard_nodes_ = guard_found_ = 0;
 }
 
 void Worker::prepare(const Position& root, Move root_hint) {
@@ -80,6 +82,7 @@ void Worker::prepare(const Position& root, Move root_hint) {
   root_hint_ = root_hint;
   calls_ = 0;
   root_moves_.clear();
+  guarded_.clear();
   for (Move m : legal_moves(pos_))
     if (!is_useless_non_promotion(pos_, m)) root_moves_.push_back(m);
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
@@ -430,8 +433,14 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // Step 9. Late-move reductions (late captures and promotions too, by less), then the
     // re-searches: a reduced move that beats alpha is searched again at full depth, a ply
     // deeper when it beat the best so far by a wide margin, a ply shallower when it barely
-    // did; then the PVS re-search.
-    if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && (!tactical || move_count > 3)) {
+    // did; then the PVS re-search. A root move the mate guard found to allow a mate keeps
+    // its mated value unsearched.
+    const std::optional<Value> guard = kRootNode ? guarded(m) : std::nullopt;
+    const bool guard_mated = guard && *guard != kValueNone;
+    if (guard_mated) {
+      v = *guard;
+      if (kPvNode) pv_length_[ply + 1] = ply + 1;  // the move alone, should it be the best
+    } else if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && (!tactical || move_count > 3)) {
       int r = kReductions.get(depth, move_count);
       if (kPvNode) --r;
       if (cut_node) ++r;
@@ -453,10 +462,16 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     } else if (!kPvNode || move_count > 1) {
       v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
     }
-    if (kPvNode && (move_count == 1 || (v > a && (kRootNode || v < b)))) {
+    if (kPvNode && !guard_mated &&
+        (move_count == 1 || (v > a && (kRootNode || v < b)))) {
       pv_length_[ply + 1] = ply + 1;
       v = -search<kPV>(-b, -a, new_depth, ply + 1, false);
     }
+    // The mate guard checks a root move once it would become the best (the opponent is to
+    // move in pos_ here).
+    if (kRootNode && !guard && v > a && depth >= MateGuardSettings::kMinDepth &&
+        manager_.guard_.nodes > 0 && !stopped() && std::abs(v) < kValueMateInMaxPly)
+      if (const Value mated = guard_root_move(m); mated != kValueNone) v = mated;
     if (bonus && std::abs(v) < kValueMateInMaxPly) v += bonus;
     pos_.undo_move();
     if (stopped()) return kValueZero;

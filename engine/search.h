@@ -50,6 +50,15 @@ struct MateCallSettings {
   static constexpr int kMaxPlies = 63;  // longest mate line a call looks for
 };
 
+// The root's mate guard: a root move that becomes the best so far (from root depth
+// kMinDepth) is checked once per search for a mate by checks that it allows the opponent,
+// df-pn with a node limit; a move found to allow one gets the mated value. A search alone
+// misses the long mates by checks that a strong opponent's mate solver finds.
+struct MateGuardSettings {
+  uint64_t nodes = 20000;  // Default: 20,000 (the node limit of one check; 0 = off)
+  static constexpr int kMinDepth = 4;
+};
+
 // How an opening book guides a search (the Book* options): bonuses for book moves that carry
 // into the search values at the root and the first plies, or a book move played outright.
 struct BookGuidance {
@@ -111,6 +120,13 @@ class Worker {
   // The in-search mate call (search_mate.cpp): mate_in(ply + line length) when the side to
   // move mates by checks within the call's node limit, else kValueNone.
   Value probe_mate(int ply, Move& first_move);
+  // The mate guard (search_mate.cpp) for the root move just made: mated_in(1 + the mate's
+  // length) when the opponent, now to move, mates by checks within the guard's node limit,
+  // else kValueNone. Each root move is checked once per search (guarded_ keeps the answers).
+  Value guard_root_move(Move m);
+  // The guard's answer for m when it was checked in this search (kValueNone: no mate found),
+  // or nullopt when it was not.
+  std::optional<Value> guarded(Move m) const;
 
   SearchManager& manager_;
   const int id_;
@@ -141,6 +157,9 @@ class Worker {
   int calls_ = 0;
   std::unique_ptr<mate::MateTable> mate_table_;  // kept between calls, cleared by clear()
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
+  std::unique_ptr<mate::MateTable> guard_table_;  // the mate guard's, kept between searches
+  std::vector<std::pair<Move, Value>> guarded_;   // this search's guarded root moves
+  uint64_t guard_calls_ = 0, guard_nodes_ = 0, guard_found_ = 0;
   uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;
 
  public:
@@ -148,6 +167,9 @@ class Worker {
   uint64_t mate_calls() const { return mate_calls_; }
   uint64_t mate_nodes() const { return mate_nodes_; }
   uint64_t mate_found() const { return mate_found_; }
+  uint64_t guard_calls() const { return guard_calls_; }
+  uint64_t guard_nodes() const { return guard_nodes_; }
+  uint64_t guard_found() const { return guard_found_; }
 };
 
 // Runs searches: owns the threads, the transposition table, the futility statistics and the
@@ -169,6 +191,8 @@ class SearchManager {
   // The in-search mate call's settings; takes effect at the next search (waits for one).
   void set_mate_calls(MateCallSettings settings);
   const MateCallSettings& mate_calls() const { return mate_; }
+  // The root's mate guard; takes effect at the next search (waits for one).
+  void set_mate_guard(MateGuardSettings settings);
   void new_game();
 
   // Starts a search of `root` in the background; `on_result` fires when it ends.
@@ -203,6 +227,7 @@ class SearchManager {
   bool quiescence_checks_ = true;
   BookGuidance book_;
   MateCallSettings mate_;
+  MateGuardSettings guard_;
   // Per search: the book's bonuses by position key (root and, with search_plies 2, replies).
   std::vector<std::pair<uint64_t, std::vector<BookBonus>>> book_bonuses_;
   int book_plies_ = 0;  // the plies (from the root) that look bonuses up

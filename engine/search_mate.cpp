@@ -1,5 +1,5 @@
 // The mate solver inside the search: the per-node call, its table, and application 1 (the
-// node limit steered by the mate prediction).
+// node limit steered by the mate prediction); the root's mate guard.
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
 #include "engine/search.h"
@@ -7,7 +7,8 @@
 namespace engine {
 namespace {
 
-constexpr size_t kMateTableMegabytes = 8;  // per search thread
+constexpr size_t kMateTableMegabytes = 8;   // per search thread
+constexpr size_t kGuardTableMegabytes = 16;  // per search thread
 
 }  // namespace
 
@@ -51,6 +52,40 @@ Value Worker::probe_mate(int ply, Move& first_move) {
   ++mate_found_;
   first_move = result.line.front();
   return mate_in(ply + length);
+}
+
+void SearchManager::set_mate_guard(MateGuardSettings settings) {
+  wait();
+  guard_ = settings;
+}
+
+std::optional<Value> Worker::guarded(Move m) const {
+  for (const auto& [move, value] : guarded_)
+    if (move == m) return value;
+  return std::nullopt;
+}
+
+Value Worker::guard_root_move(Move m) {
+  if (!guard_table_) guard_table_ = std::make_unique<mate::MateTable>(kGuardTableMegabytes);
+  mate::MateOptions options;
+  options.algo = mate::MateAlgo::kDfpn;
+  options.node_limit = manager_.guard_.nodes;
+  options.max_ply = MateCallSettings::kMaxPlies;
+  options.stop = &manager_.stop_;
+  mate::MateResult result;
+  mate::solve_mate(pos_, options, result, guard_table_.get());
+  ++guard_calls_;
+  guard_nodes_ += result.nodes;
+  nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
+  Value v = kValueNone;
+  // A stopped check proves nothing either way; it is not remembered.
+  if (result.status == mate::MateStatus::kUnknown && stopped()) return v;
+  if (result.status == mate::MateStatus::kMate && 1 + int(result.line.size()) < kMaxPly) {
+    ++guard_found_;
+    v = mated_in(1 + int(result.line.size()));
+  }
+  guarded_.emplace_back(m, v);
+  return v;
 }
 
 }  // namespace engine
