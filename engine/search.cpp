@@ -69,7 +69,6 @@ void Worker::clear() {
   mate_limit_.reset();
   mate_calls_ = mate_nodes_ = mate_found_ = 0;
   guard_table_.reset();
-  guard_calls_ = guard_nodes_ = guard_found_ = 0;
 }
 
 void Worker::prepare(const Position& root, Move root_hint) {
@@ -462,8 +461,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     } else if (!kPvNode || move_count > 1) {
       v = -search<kNonPV>(-(a + 1), -a, new_depth, ply + 1, !cut_node);
     }
-    if (kPvNode && !guard_mated &&
-        (move_count == 1 || (v > a && (kRootNode || v < b)))) {
+    if (kPvNode && !guard_mated && (move_count == 1 || (v > a && (kRootNode || v < b)))) {
       pv_length_[ply + 1] = ply + 1;
       v = -search<kPV>(-b, -a, new_depth, ply + 1, false);
     }

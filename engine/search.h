@@ -159,7 +159,6 @@ class Worker {
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
   std::unique_ptr<mate::MateTable> guard_table_;  // the mate guard's, kept between searches
   std::vector<std::pair<Move, Value>> guarded_;   // this search's guarded root moves
-  uint64_t guard_calls_ = 0, guard_nodes_ = 0, guard_found_ = 0;
   uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;
 
  public:
@@ -167,9 +166,6 @@ class Worker {
   uint64_t mate_calls() const { return mate_calls_; }
   uint64_t mate_nodes() const { return mate_nodes_; }
   uint64_t mate_found() const { return mate_found_; }
-  uint64_t guard_calls() const { return guard_calls_; }
-  uint64_t guard_nodes() const { return guard_nodes_; }
-  uint64_t guard_found() const { return guard_found_; }
 };
 
 // Runs searches: owns the threads, the transposition table, the futility statistics and the

@@ -74,14 +74,11 @@ Value Worker::guard_root_move(Move m) {
   options.stop = &manager_.stop_;
   mate::MateResult result;
   mate::solve_mate(pos_, options, result, guard_table_.get());
-  ++guard_calls_;
-  guard_nodes_ += result.nodes;
   nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
   Value v = kValueNone;
   // A stopped check proves nothing either way; it is not remembered.
   if (result.status == mate::MateStatus::kUnknown && stopped()) return v;
   if (result.status == mate::MateStatus::kMate && 1 + int(result.line.size()) < kMaxPly) {
-    ++guard_found_;
     v = mated_in(1 + int(result.line.size()));
   }
   guarded_.emplace_back(m, v);

@@ -43,14 +43,14 @@ mate::MateStatus reply_mate(const std::string& move, uint64_t nodes) {
 
 }  // namespace
 
-TEST_CASE("mate guard: the game's move allows a mate by checks, and the search without the guard plays it") {
+TEST_CASE("mate guard: off, the search plays 6a2a, which allows a mate by checks") {
   CHECK(reply_mate("6a2a", 20000) == mate::MateStatus::kMate);
   const SearchResult r = search_with_guard("0");
   REQUIRE(r.kind == SearchResult::Kind::kMove);
   CHECK(format_usi_move(r.best) == "6a2a");
 }
 
-TEST_CASE("mate guard: with the default node limit the search avoids the move that allows mate") {
+TEST_CASE("mate guard: on by default, the search avoids 6a2a and plays a move without mate") {
   const SearchResult r = search_with_guard("20000");
   REQUIRE(r.kind == SearchResult::Kind::kMove);
   const std::string best = format_usi_move(r.best);
