@@ -32,6 +32,7 @@ class SearchManager;
 namespace mate {
 class MateTable;
 class MateNodeLimitControl;
+struct MateResult;
 struct SvmModel;
 }  // namespace mate
 
@@ -127,6 +128,9 @@ class Worker {
   // The guard's answer for m when it was checked in this search (kValueNone: no mate found),
   // or nullopt when it was not.
   std::optional<Value> guarded(Move m) const;
+  // df-pn on pos_ (the side to move attacks) for probe_mate and guard_root_move, stopped
+  // with the search; its nodes count as the search's.
+  mate::MateResult solve_here(mate::MateTable& table, uint64_t node_limit);
 
   SearchManager& manager_;
   const int id_;

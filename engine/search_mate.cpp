@@ -20,6 +20,18 @@ void SearchManager::set_mate_calls(MateCallSettings settings) {
   for (auto& w : workers_) w->clear();
 }
 
+mate::MateResult Worker::solve_here(mate::MateTable& table, uint64_t node_limit) {
+  mate::MateOptions options;
+  options.algo = mate::MateAlgo::kDfpn;
+  options.node_limit = node_limit;
+  options.max_ply = MateCallSettings::kMaxPlies;
+  options.stop = &manager_.stop_;
+  mate::MateResult result;
+  mate::solve_mate(pos_, options, result, &table);
+  nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
+  return result;
+}
+
 Value Worker::probe_mate(int ply, Move& first_move) {
   const MateCallSettings& settings = manager_.mate_;
   if (!mate_table_) mate_table_ = std::make_unique<mate::MateTable>(kMateTableMegabytes);
@@ -35,17 +47,10 @@ Value Worker::probe_mate(int ply, Move& first_move) {
     if (mate_limit_) mate_limit_->record(0, 0, settings.nodes);
     return kValueNone;
   }
-  mate::MateOptions options;
-  options.algo = mate::MateAlgo::kDfpn;
-  options.node_limit = limit;
-  options.max_ply = MateCallSettings::kMaxPlies;
-  options.stop = &manager_.stop_;
-  mate::MateResult result;
-  mate::solve_mate(pos_, options, result, mate_table_.get());
+  const mate::MateResult result = solve_here(*mate_table_, limit);
   if (mate_limit_) mate_limit_->record(result.nodes, limit, settings.nodes);
   ++mate_calls_;
   mate_nodes_ += result.nodes;
-  nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
   if (result.status != mate::MateStatus::kMate) return kValueNone;
   const int length = int(result.line.size());
   if (ply + length >= kMaxPly) return kValueNone;
@@ -67,20 +72,12 @@ std::optional<Value> Worker::guarded(Move m) const {
 
 Value Worker::guard_root_move(Move m) {
   if (!guard_table_) guard_table_ = std::make_unique<mate::MateTable>(kGuardTableMegabytes);
-  mate::MateOptions options;
-  options.algo = mate::MateAlgo::kDfpn;
-  options.node_limit = manager_.guard_.nodes;
-  options.max_ply = MateCallSettings::kMaxPlies;
-  options.stop = &manager_.stop_;
-  mate::MateResult result;
-  mate::solve_mate(pos_, options, result, guard_table_.get());
-  nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
+  const mate::MateResult result = solve_here(*guard_table_, manager_.guard_.nodes);
   Value v = kValueNone;
   // A stopped check proves nothing either way; it is not remembered.
   if (result.status == mate::MateStatus::kUnknown && stopped()) return v;
-  if (result.status == mate::MateStatus::kMate && 1 + int(result.line.size()) < kMaxPly) {
+  if (result.status == mate::MateStatus::kMate && 1 + int(result.line.size()) < kMaxPly)
     v = mated_in(1 + int(result.line.size()));
-  }
   guarded_.emplace_back(m, v);
   return v;
 }
