@@ -117,7 +117,9 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // lost to gpsusi, 300,000 nodes a move: 199 chosen moves allowed a mate by checks (df-pn,
   // 1M nodes) against 211 without the guard. At 1 s a move the checks took 2.7% of the
   // nodes.
-  options_.add_spin("MateGuardNodes", 20000, 0, 100000000).on_change = [this](const Option& o) {
+  // The option's default is the settings' own, so the two cannot drift apart.
+  options_.add_spin("MateGuardNodes", int64_t(MateGuardSettings{}.nodes), 0, 100000000)
+      .on_change = [this](const Option& o) {
     MateGuardSettings settings;
     settings.nodes = uint64_t(o.as_int());
     search_->set_mate_guard(settings);
