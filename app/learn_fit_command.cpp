@@ -39,11 +39,11 @@ std::string command_line(const FitCommandOptions& o) {
   for (const std::string& r : o.records) c << " --records " << r;
   c << " --out " << o.out << " --init " << o.init << " --iterations " << f.iterations
     << " --passes-per-iteration " << f.passes << " --learning-rate " << f.learning_rate
-    << " --scale " << f.scale_cp << " --lambda " << f.lambda << " --l2 " << f.l2 << " --min-count "
-    << f.min_count << " --holdout-every " << f.holdout_every << " --batch " << f.batch
-    << " --quiescence-depth " << f.quiescence_depth << " --skip-plies " << o.samples.skip_plies
-    << " --max-value " << o.samples.max_value_cp << " --seed " << f.seed << " --threads "
-    << f.threads;
+    << " --scale " << f.scale_cp << " --lambda " << f.lambda << " --l2 " << f.l2
+    << (f.anchor ? " --anchor" : "") << " --min-count " << f.min_count << " --holdout-every "
+    << f.holdout_every << " --batch " << f.batch << " --quiescence-depth " << f.quiescence_depth
+    << " --skip-plies " << o.samples.skip_plies << " --max-value " << o.samples.max_value_cp
+    << " --seed " << f.seed << " --threads " << f.threads;
   return c.str();
 }
 
@@ -129,6 +129,8 @@ void add_learn_fit_command(CLI::App& learn) {
   fit->add_option("--l2", f.l2, "L2 penalty per pawn^2 of weight")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  fit->add_flag("--anchor", f.anchor,
+                "the L2 penalty pulls toward the initial weights instead of toward 0");
   fit->add_option("--min-count", f.min_count,
                   "learn only features active in at least N training leaves")
       ->check(CLI::NonNegativeNumber)

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -157,4 +158,28 @@ TEST_CASE("learn fit: fitting lowers the training loss, the same with one or two
   const std::string table = format_fit_table(stats_one);
   CHECK(table.rfind("iter  loss", 0) == 0);
   CHECK(std::count(table.begin(), table.end(), '\n') == 4);
+}
+
+TEST_CASE("learn fit: --anchor pulls the penalty toward the initial weights") {
+  ValueSampleCounts counts;
+  const std::vector<ValueSample> samples = fixture_samples(counts);
+  FitOptions o;
+  o.iterations = 1;
+  o.min_count = 1;
+  o.learning_rate = 4;
+  o.l2 = 1e4;     // the penalty outweighs the data
+  o.passes = 20;  // one batch a pass: 20 AdaGrad steps
+  const eval::Weights init = eval::Weights::hand_set();
+  eval::Weights anchored, to_zero;
+  std::vector<FitStats> stats;
+  o.anchor = true;
+  REQUIRE(fit_weights(o, samples, init, anchored, stats, nullptr).is_ok());
+  o.anchor = false;
+  REQUIRE(fit_weights(o, samples, init, to_zero, stats, nullptr).is_ok());
+  double anchored_drift = 0;
+  for (int i = 0; i < eval::Weights::size(); ++i)
+    anchored_drift = std::max(anchored_drift, std::abs(anchored.get(i) - init.get(i)));
+  CHECK(anchored_drift < 10);  // AdaGrad steps of about 4 cp around the initial weights
+  // Toward 0: the pawn's material value (index 0) shrinks step after step.
+  CHECK(to_zero.get(0) < init.get(0) - 20);  // about 28 cp after the 20 steps
 }

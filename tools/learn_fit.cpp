@@ -145,7 +145,8 @@ FitStats search_leaves(const FitOptions& o, const std::vector<ValueSample>& samp
 
 void gradient_passes(const FitOptions& o, const std::vector<ValueSample>& samples,
                      const std::vector<RawFeatures>& leaves, const std::vector<char>& usable,
-                     int iteration, std::vector<double>& w, std::vector<double>& sum_squares) {
+                     int iteration, const std::vector<double>& anchor, std::vector<double>& w,
+                     std::vector<double>& sum_squares) {
   std::vector<uint32_t> order;
   std::vector<int> count(kN, 0);
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -175,7 +176,7 @@ void gradient_passes(const FitOptions& o, const std::vector<ValueSample>& sample
       const double inv = 1.0 / double(end - b);
       for (int i = 0; i < kN; ++i) {
         if (g[i] == 0 || count[i] < o.min_count) continue;
-        const double gi = g[i] * inv + o.l2 * 2 * w[i] / (100.0 * 100.0);
+        const double gi = g[i] * inv + o.l2 * 2 * (w[i] - anchor[i]) / (100.0 * 100.0);
         sum_squares[i] += gi * gi;
         w[i] -= o.learning_rate * gi / std::sqrt(sum_squares[i]);
         w[i] =
@@ -279,8 +280,9 @@ Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
   if (samples.empty()) return Status::error("no samples (moves with value comments)");
   if (o.scale_cp <= 0) return Status::error("the scale must be positive");
   if (o.lambda < 0 || o.lambda > 1) return Status::error("lambda must be within 0 .. 1");
-  std::vector<double> w(kN), sum_squares(kN, 0.0);
+  std::vector<double> w(kN), sum_squares(kN, 0.0), anchor(kN, 0.0);
   for (int i = 0; i < kN; ++i) w[i] = init.get(i);
+  if (o.anchor) anchor = w;
   const bool show_progress = o.progress || (log && ProgressBar::stderr_is_terminal());
   std::vector<RawFeatures> leaves;
   std::vector<char> usable;
@@ -290,7 +292,7 @@ Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
     log_row(log, stats.back());
     if (iteration >= o.iterations) break;
     const auto start = std::chrono::steady_clock::now();
-    gradient_passes(o, samples, leaves, usable, iteration, w, sum_squares);
+    gradient_passes(o, samples, leaves, usable, iteration, anchor, w, sum_squares);
     stats.back().passes_s = seconds_since(start);
   }
   out = round_weights(w);

@@ -50,7 +50,7 @@ engine::Status collect_value_samples(const std::string& dir, const ValueSampleOp
                                      std::vector<ValueSample>& out, ValueSampleCounts& counts);
 
 // How to fit. The objective, over the training samples, is the cross-entropy
-//   J(w) = (1/N) sum over samples of H(t, q) + l2 * sum_i (w_i / 100)^2
+//   J(w) = (1/N) sum over samples of H(t, q) + l2 * sum_i (w_i / 100)^2   (see `anchor`)
 //   q = sigmoid(f / scale_cp),  t = lambda * sigmoid(v / scale_cp) + (1 - lambda) * r
 // where f is the evaluation, from the mover's point of view, of the PV leaf of the sample's
 // move (the move plus a quiescence search: tools/learn_search.h), v the engine's search value
@@ -64,9 +64,12 @@ struct FitOptions {
   double scale_cp = 600;       // Default: 600
   double lambda = 0.5;         // the search value's share of the target. Default: 0.5
   double l2 = 1e-4;            // Default: 1e-4
-  int min_count = 10;          // Default: 10
-  int holdout_every = 10;      // group % holdout_every == holdout_every - 1 held out; 0: none
-  int batch = 256;             // samples per AdaGrad step. Default: 256
+  // The L2 penalty pulls toward the initial weights, (w_i - init_i)^2, instead of toward 0:
+  // a fit that stays near weights learned otherwise (comparison training). Default: false.
+  bool anchor = false;
+  int min_count = 10;      // Default: 10
+  int holdout_every = 10;  // group % holdout_every == holdout_every - 1 held out; 0: none
+  int batch = 256;         // samples per AdaGrad step. Default: 256
   int quiescence_depth = kDefaultQuiescenceDepth;
   int threads = 2;
   uint64_t seed = 1;
