@@ -303,13 +303,20 @@ TEST_CASE("eval: weights survive save and load") {
   CHECK(std::fabs(back.get(kMaterialOffset) + 12.34) <= 1.0 / 64);
 }
 
-TEST_CASE("eval: the shipped weights load: learned by default, and the hand-set ones") {
+TEST_CASE("eval: the shipped weights load: learned by default, the comparison-trained and hand-set ones") {
   Weights learned;
   const Status learned_status = learned.load(shipped_weights_path("default.eval"));
   REQUIRE_MESSAGE(learned_status.is_ok(), learned_status.message());
-  CHECK(learned.header().starts_with("learned weights (sashite learn train"));
-  CHECK(learned.header().find("command: sashite learn train") != std::string::npos);
+  CHECK(learned.header().starts_with("learned weights (sashite learn fit"));
+  CHECK(learned.header().find("command: sashite learn fit") != std::string::npos);
+  CHECK(learned.header().find("--init data/weights/comparison-trained.eval") != std::string::npos);
   CHECK_FALSE(learned == Weights::hand_set());
+  // The comparison-trained weights the fit started from ship too.
+  Weights comparison;
+  const Status comparison_status = comparison.load(shipped_weights_path("comparison-trained.eval"));
+  REQUIRE_MESSAGE(comparison_status.is_ok(), comparison_status.message());
+  CHECK(comparison.header().starts_with("learned weights (sashite learn train"));
+  CHECK_FALSE(comparison == learned);
   Weights w;
   const Status status = w.load(shipped_weights_path("hand-set.eval"));
   REQUIRE_MESSAGE(status.is_ok(), status.message());
