@@ -7,13 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <random>
 #include <thread>
 
 #include "book/import_records.h"
 #include "engine/csa_record.h"
+#include "tools/learn_curve.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -22,7 +22,6 @@ using engine::Move;
 using engine::Position;
 using engine::Status;
 namespace eval = engine::eval;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -73,12 +72,6 @@ Status read_value_comment(const std::string& comment, ValueComment& kind, double
   return Status::ok();
 }
 
-eval::Weights round_weights(const std::vector<double>& w) {
-  eval::Weights out;
-  for (int i = 0; i < kN; ++i) out.set(i, w[i]);
-  return out;
-}
-
 bool held_out(const FitOptions& o, const ValueSample& s) {
   return o.holdout_every > 0 && s.group % o.holdout_every == o.holdout_every - 1;
 }
@@ -92,7 +85,7 @@ FitStats search_leaves(const FitOptions& o, const std::vector<ValueSample>& samp
                        const std::vector<double>& w, std::vector<RawFeatures>& leaves,
                        std::vector<char>& usable, int iteration, bool show_progress) {
   const auto start = std::chrono::steady_clock::now();
-  const eval::Weights weights = round_weights(w);
+  const eval::Weights weights = weights_from_doubles(w);
   leaves.assign(samples.size(), RawFeatures());
   usable.assign(samples.size(), 0);
   std::atomic<size_t> next{0}, done{0};
@@ -202,14 +195,8 @@ void log_row(std::ostream* log, const FitStats& s) {
 Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o,
                              std::vector<ValueSample>& out, ValueSampleCounts& counts) {
   counts = {};
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
   std::vector<std::string> paths;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ".csa")
-      paths.push_back(it->path().string());
-  if (ec) return Status::error(dir + ": " + ec.message());
-  std::sort(paths.begin(), paths.end());
+  if (Status s = list_csa_files(dir, paths); !s) return s;
   int group = 0;
   for (const std::string& path : paths) {
     engine::CsaRecord rec;
@@ -295,7 +282,7 @@ Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
     gradient_passes(o, samples, leaves, usable, iteration, anchor, w, sum_squares);
     stats.back().passes_s = seconds_since(start);
   }
-  out = round_weights(w);
+  out = weights_from_doubles(w);
   return Status::ok();
 }
 

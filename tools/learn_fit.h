@@ -39,13 +39,13 @@ struct ValueSampleCounts {
   size_t samples = 0;
 };
 
-// Every move with a value comment of every finished .csa record under `dir` (recursively,
-// paths sorted; each record one group, numbered from 0 in path order). A value comment is
-// the first comment after the move starting "** " (sashite match) or "* " (floodgate), then
-// the value from Black's point of view: "** 30 depth 7 nodes 10134", "* -120 -3334FU".
-// Mates ("+M5", "-M"), "?" and moves without such a comment give no sample. Unreadable
-// records and malformed values are errors naming the file and the move
-// ("g0001.csa: move 14: value '3x' is not a number").
+// Every move with a value comment of every finished .csa record under `dir` (a directory,
+// searched recursively, paths sorted; or one file), each record one group, numbered from 0
+// in path order. A value comment is the first comment after the move that starts "** "
+// (sashite match) or "* " (floodgate), then the value from Black's point of view:
+// "** 30 depth 7 nodes 10134", "* -120 -3334FU". Mates ("+M5", "-M"), "?" and moves without
+// such a comment give no sample. Unreadable records and malformed values are errors naming
+// the file and the move ("g0001.csa: move 14: value '3x' is not a number").
 engine::Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o,
                                      std::vector<ValueSample>& out, ValueSampleCounts& counts);
 

@@ -139,4 +139,10 @@ Position leaf_position(const Position& pos, const MoveLeaf& leaf) {
   return p;
 }
 
+eval::Weights weights_from_doubles(const std::vector<double>& w) {
+  eval::Weights out;
+  for (int i = 0; i < eval::kFeatureCount; ++i) out.set(i, w[i]);
+  return out;
+}
+
 }  // namespace tools

@@ -44,6 +44,10 @@ inline double raw_value(const double* w, const RawFeatures& f) {
 void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixed, double scale,
                       double* gradient);
 
+// Weights from the doubles (centipawns) training works on, rounded as Weights::set does.
+// REQUIRES: w holds kFeatureCount entries.
+engine::eval::Weights weights_from_doubles(const std::vector<double>& w);
+
 // Quiescence depth in plies below the root move. Default: 4.
 constexpr int kDefaultQuiescenceDepth = 4;
 

@@ -34,12 +34,6 @@ double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
 // techniques.md §5: T(x) = 1 / (1 + exp(-3x/100)), x in centipawns.
 double disagreement_t(double x) { return 1 / (1 + std::exp(-3 * x / 100)); }
 
-eval::Weights round_weights(const std::vector<double>& w) {
-  eval::Weights out;
-  for (int i = 0; i < kN; ++i) out.set(i, w[i]);
-  return out;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -175,7 +169,7 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
                           const std::vector<double>& wd, std::vector<LeafSet>& leaves,
                           bool keep_leaves, std::ostream* log, int iteration) {
   const auto start = std::chrono::steady_clock::now();
-  const eval::Weights w = round_weights(wd);
+  const eval::Weights w = weights_from_doubles(wd);
   std::vector<PositionMeasure> measures(positions.size());
   leaves.assign(positions.size(), LeafSet());
   std::atomic<size_t> next{0}, done{0};
@@ -488,7 +482,7 @@ Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>&
     ++state.iteration;
     if (!o.checkpoint_dir.empty()) {
       if (Status s = save_state(o.checkpoint_dir, fingerprint, state); !s) return s;
-      eval::Weights snapshot = round_weights(state.w);
+      eval::Weights snapshot = weights_from_doubles(state.w);
       snapshot.set_header("checkpoint of sashite learn train after iteration " +
                           std::to_string(state.iteration) + " (learned, unfinished)");
       if (Status s = snapshot.save((fs::path(o.checkpoint_dir) / "weights.eval").string()); !s)
@@ -496,7 +490,7 @@ Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>&
     }
   }
   leaves.clear();
-  out = round_weights(state.w);
+  out = weights_from_doubles(state.w);
   stats = state.stats;
   return Status::ok();
 }
