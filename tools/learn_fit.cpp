@@ -2,18 +2,17 @@
 #include "tools/learn_fit.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <random>
-#include <thread>
 
 #include "book/import_records.h"
 #include "engine/csa_record.h"
 #include "tools/learn_curve.h"
+#include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -88,34 +87,22 @@ FitStats search_leaves(const FitOptions& o, const std::vector<ValueSample>& samp
   const eval::Weights weights = weights_from_doubles(w);
   leaves.assign(samples.size(), RawFeatures());
   usable.assign(samples.size(), 0);
-  std::atomic<size_t> next{0}, done{0};
-  auto work = [&] {
-    Position pos;
-    for (size_t i; (i = next.fetch_add(1)) < samples.size(); done.fetch_add(1)) {
-      if (!pos.set(samples[i].setup)) continue;
-      const engine::Color mover = pos.side_to_move();
-      const MoveLeaf leaf = search_move_leaf(pos, weights, samples[i].move, o.quiescence_depth);
-      if (leaf.mated) continue;
-      pos.do_move(leaf.move);
-      for (Move m : leaf.pv) pos.do_move(m);
-      collect_raw_features(pos, mover, leaves[i]);
-      for (size_t k = 0; k <= leaf.pv.size(); ++k) pos.undo_move();
-      leaves[i].entries.shrink_to_fit();
-      usable[i] = 1;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::max(1, o.threads); ++t) threads.emplace_back(work);
-  {
-    ProgressBar bar(std::cerr, int64_t(samples.size()), show_progress, "samples");
-    const std::string note = "iteration " + std::to_string(iteration) + " search";
-    while (done.load() < samples.size()) {
-      bar.update(int64_t(done.load()), note);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    bar.update(int64_t(samples.size()), note);
-  }
-  for (std::thread& t : threads) t.join();
+  ProgressBar bar(std::cerr, int64_t(samples.size()), show_progress, "samples");
+  parallel_for_with_progress<Position>(
+      samples.size(), o.threads, bar, "iteration " + std::to_string(iteration) + " search",
+      [&](Position& pos, size_t i) {
+        if (!pos.set(samples[i].setup)) return;
+        const engine::Color mover = pos.side_to_move();
+        const MoveLeaf leaf = search_move_leaf(pos, weights, samples[i].move, o.quiescence_depth);
+        if (leaf.mated) return;
+        pos.do_move(leaf.move);
+        for (Move m : leaf.pv) pos.do_move(m);
+        collect_raw_features(pos, mover, leaves[i]);
+        for (size_t k = 0; k <= leaf.pv.size(); ++k) pos.undo_move();
+        leaves[i].entries.shrink_to_fit();
+        usable[i] = 1;
+      });
+  bar.finish();
 
   FitStats s;
   s.iteration = iteration;

@@ -2,7 +2,6 @@
 #include "tools/learn_train.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,9 +10,9 @@
 #include <fstream>
 #include <iostream>
 #include <random>
-#include <thread>
 
 #include "engine/movegen.h"
+#include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -172,35 +171,23 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
   const eval::Weights w = weights_from_doubles(wd);
   std::vector<PositionMeasure> measures(positions.size());
   leaves.assign(positions.size(), LeafSet());
-  std::atomic<size_t> next{0}, done{0};
-  auto work = [&] {
-    Position pos;
-    for (size_t i; (i = next.fetch_add(1)) < positions.size(); done.fetch_add(1)) {
-      const TrainingPosition& p = positions[i];
-      if (!pos.set(p.setup)) continue;
-      const bool train = !held_out(o, p);
-      LeafSet* keep = train && keep_leaves ? &leaves[i] : nullptr;
-      measures[i] = measure_position(pos, p.teacher, w, wd.data(), o, keep);
-      if (keep) {
-        keep->entries.shrink_to_fit();
-        keep->begins.shrink_to_fit();
-        keep->progress.shrink_to_fit();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::max(1, o.threads); ++t) threads.emplace_back(work);
-  {
-    ProgressBar bar(std::cerr, int64_t(positions.size()),
-                    o.progress || (log && ProgressBar::stderr_is_terminal()), "positions");
-    const std::string note = "iteration " + std::to_string(iteration) + " search";
-    while (done.load() < positions.size()) {
-      bar.update(int64_t(done.load()), note);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    bar.update(int64_t(positions.size()), note);
-  }
-  for (std::thread& t : threads) t.join();
+  ProgressBar bar(std::cerr, int64_t(positions.size()),
+                  o.progress || (log && ProgressBar::stderr_is_terminal()), "positions");
+  parallel_for_with_progress<Position>(
+      positions.size(), o.threads, bar, "iteration " + std::to_string(iteration) + " search",
+      [&](Position& pos, size_t i) {
+        const TrainingPosition& p = positions[i];
+        if (!pos.set(p.setup)) return;
+        const bool train = !held_out(o, p);
+        LeafSet* keep = train && keep_leaves ? &leaves[i] : nullptr;
+        measures[i] = measure_position(pos, p.teacher, w, wd.data(), o, keep);
+        if (keep) {
+          keep->entries.shrink_to_fit();
+          keep->begins.shrink_to_fit();
+          keep->progress.shrink_to_fit();
+        }
+      });
+  bar.finish();
 
   IterationStats s;
   s.iteration = iteration;
