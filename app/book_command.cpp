@@ -18,6 +18,7 @@
 #include "book/import_joseki_dat.h"
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
+#include "tools/progress_bar.h"
 
 namespace {
 
@@ -46,9 +47,7 @@ struct StatsOptions {
   throw CLI::RuntimeError(1);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using tools::seconds_since;
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);

@@ -26,8 +26,6 @@ namespace {
 
 constexpr int kN = eval::kFeatureCount;
 
-double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
-
 // Cross-entropy H(t, q) less its minimum H(t, t).
 double excess_cross_entropy(double t, double q) {
   auto h = [](double t, double q) {
@@ -35,10 +33,6 @@ double excess_cross_entropy(double t, double q) {
     return -(t * std::log(q) + (1 - t) * std::log(1 - q));
   };
   return h(t, q) - h(t, t);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 enum class ValueComment { kNone, kValue, kNoValue };

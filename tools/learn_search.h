@@ -1,6 +1,7 @@
 // The learning's shallow search: one ply plus a depth-limited quiescence search, to the PV leaf.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -47,6 +48,9 @@ void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixe
 // Weights from the doubles (centipawns) training works on, rounded as Weights::set does.
 // REQUIRES: w holds kFeatureCount entries.
 engine::eval::Weights weights_from_doubles(const std::vector<double>& w);
+
+// The logistic function 1 / (1 + e^-z): a value in [0, 1] from a scaled evaluation.
+inline double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
 
 // Quiescence depth in plies below the root move. Default: 4.
 constexpr int kDefaultQuiescenceDepth = 4;

@@ -9,6 +9,11 @@
 
 namespace tools {
 
+// Seconds from `start` to now: the timings that long jobs report.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // "1h02m", "3m05s", "42s".
 std::string format_duration_s(double seconds);
 
