@@ -2,7 +2,8 @@
 #include "book/import_records.h"
 
 #include <algorithm>
-#include <filesystem>
+
+#include "engine/csa_files.h"
 
 namespace book {
 
@@ -82,21 +83,9 @@ void import_csa_record(const engine::CsaRecord& record, const RecordFilter& filt
 
 engine::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
                                   BookBuilder& out, ImportStats& stats) {
-  namespace fs = std::filesystem;
   std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file() && it->path().extension() == ".csa")
-          files.push_back(it->path().string());
-      if (ec) return engine::Status::error(path + ": " + ec.message());
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      return engine::Status::error(path + ": no such file or directory");
-    }
-  }
+  for (const std::string& path : paths)
+    if (engine::Status s = engine::list_csa_files(path, files); !s) return s;
   std::sort(files.begin(), files.end());
   for (const std::string& file : files) {
     engine::CsaRecord record;

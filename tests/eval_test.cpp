@@ -303,7 +303,7 @@ TEST_CASE("eval: weights survive save and load") {
   CHECK(std::fabs(back.get(kMaterialOffset) + 12.34) <= 1.0 / 64);
 }
 
-TEST_CASE("eval: the shipped weights load: learned by default, the comparison-trained and hand-set ones") {
+TEST_CASE("eval: the shipped weights load: the learned default, comparison-trained, hand-set") {
   Weights learned;
   const Status learned_status = learned.load(shipped_weights_path("default.eval"));
   REQUIRE_MESSAGE(learned_status.is_ok(), learned_status.message());

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "book/import_records.h"
+#include "engine/csa_files.h"
 #include "engine/csa_record.h"
 #include "engine/engine.h"
 #include "engine/eval/evaluate.h"
@@ -229,29 +230,6 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
   return Status::ok();
 }
 
-Status list_csa_files(const std::string& path, std::vector<std::string>& out) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return Status::error(path + ": no such file or directory");
-  if (!fs::is_directory(status)) {
-    out.push_back(path);
-    return Status::ok();
-  }
-  std::vector<std::string> found;
-  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return Status::error(path + ": cannot list the directory: " + ec.message());
-  for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) return Status::error(path + ": cannot list the directory: " + ec.message());
-    std::error_code file_ec;
-    std::string ext = it->path().extension().string();
-    for (char& c : ext) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    if (ext == ".csa" && it->is_regular_file(file_ec)) found.push_back(it->path().string());
-  }
-  std::sort(found.begin(), found.end());
-  out.insert(out.end(), found.begin(), found.end());
-  return Status::ok();
-}
-
 namespace {
 
 std::string default_weights_path() { return engine::default_eval_file(); }
@@ -321,7 +299,7 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   if (o.bucket_cp < 1) return Status::error("--bucket must be at least 1 cp");
   if (o.max_value_cp < 1) return Status::error("--max-value must be at least 1 cp");
   std::vector<std::string> files;
-  if (Status s = list_csa_files(o.records_dir, files); !s) return s;
+  if (Status s = engine::list_csa_files(o.records_dir, files); !s) return s;
   if (files.empty()) return Status::error(o.records_dir + ": no .csa records under it");
   CurveWeights weights;
   if (Status s = weights.load(o.weights); !s) return s;

@@ -98,10 +98,6 @@ std::string curve_gnuplot_script(const EvaluationCurve& curve, const std::string
 // what it wrote on stderr.
 engine::Status run_gnuplot(const std::string& gnuplot_program, const std::string& script);
 
-// Appends the ".csa" files under `path` (a directory, searched recursively, files sorted by
-// path; or one file). Errors name the path.
-engine::Status list_csa_files(const std::string& path, std::vector<std::string>& out);
-
 // What a run counted.
 struct CurveStats {
   int records = 0;             // files read

@@ -1,11 +1,11 @@
 // Training positions for evaluation learning: CSA records replayed, and teacher files parsed.
 #include "tools/learn_data.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "engine/csa_files.h"
 #include "engine/csa_record.h"
 #include "engine/notation.h"
 #include "engine/text_lines.h"
@@ -68,11 +68,7 @@ Status collect_record_positions(const std::string& dir, int skip_plies, int firs
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
   std::vector<std::string> paths;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ".csa")
-      paths.push_back(it->path().string());
-  if (ec) return Status::error(dir + ": " + ec.message());
-  std::sort(paths.begin(), paths.end());
+  if (Status s = engine::list_csa_files(dir, paths); !s) return s;
   int group = first_group;
   for (const std::string& path : paths) {
     engine::CsaRecord rec;

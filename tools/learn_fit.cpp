@@ -10,8 +10,8 @@
 #include <random>
 
 #include "book/import_records.h"
+#include "engine/csa_files.h"
 #include "engine/csa_record.h"
-#include "tools/learn_curve.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
@@ -177,7 +177,7 @@ Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o
                              std::vector<ValueSample>& out, ValueSampleCounts& counts) {
   counts = {};
   std::vector<std::string> paths;
-  if (Status s = list_csa_files(dir, paths); !s) return s;
+  if (Status s = engine::list_csa_files(dir, paths); !s) return s;
   int group = 0;
   for (const std::string& path : paths) {
     engine::CsaRecord rec;

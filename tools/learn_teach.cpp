@@ -9,13 +9,13 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/csa_files.h"
 #include "engine/csa_record.h"
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "engine/text_lines.h"
 #include "tools/book_think.h"
 #include "tools/book_think_engines.h"
-#include "tools/learn_curve.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -107,7 +107,7 @@ Status validate_teach_options(const TeachOptions& o) {
 Status pick_teach_positions(const std::string& path, int per_game, int min_ply,
                             std::vector<ThinkWork>& out, std::ostream& err, int& unreadable) {
   std::vector<std::string> files;
-  if (Status s = list_csa_files(path, files); !s) return s;
+  if (Status s = engine::list_csa_files(path, files); !s) return s;
   for (const std::string& file : files) {
     engine::CsaRecord record;
     if (Status s = engine::load_csa_record_file(file, record); !s) {

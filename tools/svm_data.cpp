@@ -10,6 +10,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "engine/csa_files.h"
 #include "engine/csa_record.h"
 #include "engine/movegen.h"
 #include "engine/text_lines.h"
@@ -24,18 +25,12 @@ namespace {
 const char* label_name(bool mate) { return mate ? "mate" : "nomate"; }
 
 std::vector<std::string> csa_files_under(const std::string& dir, Status& status) {
-  namespace fs = std::filesystem;
   std::vector<std::string> files;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
+  if (!std::filesystem::is_directory(dir, ec))
     status = Status::error(dir + ": not a directory");
-    return files;
-  }
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ".csa")
-      files.push_back(it->path().string());
-  if (ec) status = Status::error(dir + ": " + ec.message());
-  std::sort(files.begin(), files.end());
+  else
+    status = engine::list_csa_files(dir, files);
   return files;
 }
 
