@@ -33,6 +33,12 @@ void add_learn_curve_command(CLI::App& learn) {
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   curve
+      ->add_option("--held-out-every", o->held_out_every,
+                   "N > 0: only the records learn train --holdout-every N holds out (the N-th, "
+                   "2N-th, ... by sorted path); 0: all")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  curve
       ->add_option("--depth", o->depth,
                    "0: the static evaluation; D: the value of our engine's search to depth D")
       ->check(CLI::Range(0, 64))

@@ -114,6 +114,36 @@ TEST_CASE("learn curve: the fixture records give the expected counts") {
   CHECK(stats.positions == 5);
 }
 
+TEST_CASE("learn curve: --held-out-every keeps the records learn train holds out") {
+  // Sorted by path the fixtures are a, b, c, d: every 2nd is b (3 plies, Black won: 2
+  // positions won, 1 lost) and d (unreadable); every 5th is none of the 4.
+  CurveOptions o;
+  o.records_dir = kRecords;
+  o.weights = "hand-set";
+  o.agreement = false;
+  o.held_out_every = 2;
+  std::ostringstream out, err;
+  CurveStats stats;
+  const engine::Status s = run_learn_curve(o, out, err, stats);
+  INFO(out.str());
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  CHECK(stats.records_listed == 4);
+  CHECK(stats.records == 2);
+  CHECK(stats.records_unreadable == 1);
+  CHECK(stats.records_undecided == 0);
+  CHECK(stats.positions == 3);
+  CHECK(stats.wins == 2);
+  CHECK(out.str().find("; held out: the last of every 2 of the 4, by sorted path") !=
+        std::string::npos);
+
+  o.held_out_every = 5;
+  std::ostringstream out2, err2;
+  const engine::Status none = run_learn_curve(o, out2, err2, stats);
+  CHECK_FALSE(none.is_ok());
+  CHECK(none.message() ==
+        std::string(kRecords) + ": no held-out records (4 records, fewer than 5)");
+}
+
 TEST_CASE("learn curve: agreement and searched values with our engine at depth 1") {
   CurveOptions o;
   o.records_dir = kRecords;

@@ -301,6 +301,17 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   std::vector<std::string> files;
   if (Status s = engine::list_csa_files(o.records_dir, files); !s) return s;
   if (files.empty()) return Status::error(o.records_dir + ": no .csa records under it");
+  stats.records_listed = int(files.size());
+  if (o.held_out_every > 0) {
+    std::vector<std::string> held_out;
+    for (size_t i = size_t(o.held_out_every) - 1; i < files.size(); i += size_t(o.held_out_every))
+      held_out.push_back(files[i]);
+    if (held_out.empty())
+      return Status::error(o.records_dir + ": no held-out records (" +
+                           std::to_string(files.size()) + " records, fewer than " +
+                           std::to_string(o.held_out_every) + ")");
+    files = std::move(held_out);
+  }
   CurveWeights weights;
   if (Status s = weights.load(o.weights); !s) return s;
   const bool searching = o.depth > 0 || o.agreement;
@@ -377,7 +388,11 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   out << "records: " << stats.records << " read, "
       << stats.records - stats.records_unreadable - stats.records_undecided << " decided, "
       << stats.records_undecided << " drawn or unfinished (left out), " << stats.records_unreadable
-      << " unreadable (skipped)\n";
+      << " unreadable (skipped)";
+  if (o.held_out_every > 0)
+    out << "; held out: the last of every " << o.held_out_every << " of the "
+        << stats.records_listed << ", by sorted path";
+  out << "\n";
   out << "positions: " << stats.positions << " (from ply " << o.min_ply << "), valued by "
       << (o.depth > 0 ? "our engine's search to depth " + std::to_string(o.depth)
                       : std::string("the static evaluation"))

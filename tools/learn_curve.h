@@ -22,6 +22,9 @@ struct CurveOptions {
   int bucket_cp = 100;      // bucket width
   int max_value_cp = 2000;  // values beyond +-this go to two open-ended end buckets
   int min_ply = 0;          // positions before ply N of a record are left out
+  // N > 0: only the records that `learn train --holdout-every N` holds out when given the
+  // same directory (the N-th, 2N-th, ... by sorted path); 0: all the records.
+  int held_out_every = 0;
   // 0: the static evaluation; D > 0: the value of our engine's search to depth D.
   int depth = 0;
   bool agreement = true;            // also measure the agreement rate
@@ -101,6 +104,7 @@ engine::Status run_gnuplot(const std::string& gnuplot_program, const std::string
 // What a run counted.
 struct CurveStats {
   int records = 0;             // files read
+  int records_listed = 0;      // .csa files under the directory (before --held-out-every)
   int records_unreadable = 0;  // files that could not be read or replayed (skipped)
   int records_undecided = 0;   // draws and unfinished games (skipped)
   int64_t positions = 0;       // positions in the curve
