@@ -23,6 +23,7 @@
 #include "engine/position.h"
 #include "engine/shipped_file.h"
 #include "tools/child_process.h"
+#include "tools/learn_data.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -304,8 +305,8 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   stats.records_listed = int(files.size());
   if (o.held_out_every > 0) {
     std::vector<std::string> held_out;
-    for (size_t i = size_t(o.held_out_every) - 1; i < files.size(); i += size_t(o.held_out_every))
-      held_out.push_back(files[i]);
+    for (size_t i = 0; i < files.size(); ++i)
+      if (is_held_out_group(int(i), o.held_out_every)) held_out.push_back(files[i]);
     if (held_out.empty())
       return Status::error(o.records_dir + ": no held-out records (" +
                            std::to_string(files.size()) + " records, fewer than " +

@@ -22,6 +22,13 @@ struct TrainingPosition {
   bool training_only = false;  // never held out (extra teacher data, not the measured set)
 };
 
+// Whether group `group` is held out when one in every `every` is (the last of each `every`:
+// groups every - 1, 2 * every - 1, ...); `every` <= 0 holds none out. Records are numbered
+// from 0 in sorted path order, so this also names the held-out records of a directory.
+inline bool is_held_out_group(int group, int every) {
+  return every > 0 && group % every == every - 1;
+}
+
 // Reads teacher lines "<SFEN> <TAB> <USI move>" (the SFEN may start with "sfen "); '#' starts
 // a comment, blank lines are ignored. The move must be legal in the position. Errors name
 // the input and the line: "teach.tsv:12: 'abc' is not a move: ...". Groups are numbered on

@@ -65,7 +65,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
 }
 
 bool held_out(const LearnOptions& o, const TrainingPosition& p) {
-  return !p.training_only && o.holdout_every > 0 && p.group % o.holdout_every == o.holdout_every - 1;
+  return !p.training_only && is_held_out_group(p.group, o.holdout_every);
 }
 
 // The exact training state after `iteration` iterations.
