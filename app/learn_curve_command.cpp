@@ -57,6 +57,11 @@ void add_learn_curve_command(CLI::App& learn) {
   curve->add_option("--hash", o->hash_mb, "the engine's hash table for the searches, MB")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  curve
+      ->add_option("--threads", o->threads,
+                   "records measured side by side, one engine (and --hash table) each")
+      ->check(CLI::Range(1, 512))
+      ->capture_default_str();
   curve->add_option("--gnuplot", o->gnuplot, "the gnuplot program")->capture_default_str();
   curve->add_flag("--progress", o->progress,
                   "draw the progress bar on stderr even when it is not a terminal");

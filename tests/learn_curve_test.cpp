@@ -162,6 +162,38 @@ TEST_CASE("learn curve: agreement and searched values with our engine at depth 1
   CHECK(out.str().find("agreement: ") != std::string::npos);
 }
 
+TEST_CASE("learn curve: --threads gives the same curve and agreement as one thread") {
+  // Four real records, searched to depth 2: each record starts from a new game on its
+  // thread's engine and the results merge in record order, so only the time line differs.
+  auto without_time = [](const std::string& text) {
+    const size_t at = text.find("time: ");
+    REQUIRE(at != std::string::npos);
+    return text.substr(0, at) + text.substr(text.find('\n', at) + 1);
+  };
+  CurveOptions o;
+  o.records_dir = SASHITE_TEST_DATA_DIR "/learn";
+  o.weights = "hand-set";
+  o.depth = 2;
+  o.agreement_depth = 2;
+  o.hash_mb = 1;
+  std::ostringstream out1, out3, err;
+  CurveStats one, three;
+  REQUIRE(run_learn_curve(o, out1, err, one).is_ok());
+  o.threads = 3;
+  REQUIRE(run_learn_curve(o, out3, err, three).is_ok());
+  CHECK(one.records == 4);
+  CHECK(one.positions > 200);
+  CHECK(one.agreement_matches > 0);
+  CHECK(three.positions == one.positions);
+  CHECK(three.wins == one.wins);
+  CHECK(three.agreement_matches == one.agreement_matches);
+  CHECK(without_time(out3.str()) == without_time(out1.str()));
+  CHECK(out3.str().find("on 3 threads)") != std::string::npos);
+
+  o.threads = 0;
+  CHECK_FALSE(run_learn_curve(o, out3, err, three).is_ok());
+}
+
 TEST_CASE("learn curve: a missing records directory and missing weights are errors") {
   CurveOptions o;
   o.records_dir = SASHITE_TEST_DATA_DIR "/no-such-directory";

@@ -24,6 +24,7 @@
 #include "engine/shipped_file.h"
 #include "tools/child_process.h"
 #include "tools/learn_data.h"
+#include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
@@ -291,6 +292,88 @@ class CurveSearcher {
   engine::Engine engine_;
 };
 
+// What one record gave, kept apart so that records can be measured on several threads and
+// merged in record order.
+struct RecordResult {
+  enum class Outcome { kCounted, kUnreadable, kUndecided, kFailed };
+  Outcome outcome = Outcome::kCounted;
+  std::string message;  // kUnreadable: the reader's error; kFailed: the search's
+  std::vector<std::pair<int, bool>> values;  // per position: value, side to move won
+  int64_t wins = 0, agreement_positions = 0, agreement_matches = 0;
+  double search_seconds = 0;
+};
+
+// One thread's searcher, started at its first record (no searcher when nothing is searched).
+struct CurveThread {
+  std::unique_ptr<CurveSearcher> searcher;
+  Status started;
+  bool tried = false;
+};
+
+// Values (and searches, for the agreement) every position of one record. The searcher starts
+// each record from a new game (an empty table and histories), so a record's result does not
+// depend on which thread measured it or what that thread measured before.
+RecordResult measure_record(const std::string& file, const CurveOptions& o,
+                            const engine::eval::Weights& weights, CurveSearcher* searcher) {
+  RecordResult r;
+  engine::CsaRecord record;
+  engine::Status read = engine::load_csa_record_file(file, record);
+  engine::Position pos;
+  if (read) read = pos.set(record.initial);
+  if (!read) {
+    r.outcome = RecordResult::Outcome::kUnreadable;
+    r.message = read.message();
+    return r;
+  }
+  engine::Color winner;
+  if (!book::record_winner(record, winner)) {
+    r.outcome = RecordResult::Outcome::kUndecided;
+    return r;
+  }
+  auto fail = [&](size_t ply, const Status& s) {
+    r.outcome = RecordResult::Outcome::kFailed;
+    r.message = file + ": ply " + std::to_string(ply) + ": " + s.message();
+    return r;
+  };
+  const std::string root_sfen = pos.sfen();
+  std::vector<std::string> history;
+  if (searcher) searcher->new_game();
+  for (size_t ply = 0; ply < record.moves.size(); ++ply) {
+    const engine::Move played = record.moves[ply].move;
+    if (int(ply) >= o.min_ply) {
+      const bool won = pos.side_to_move() == winner;
+      r.wins += won;
+      engine::SearchResult result;
+      bool searched = false;
+      const auto search_start = std::chrono::steady_clock::now();
+      if (o.depth > 0) {
+        if (Status s = searcher->search(root_sfen, history, o.depth, result); !s)
+          return fail(ply, s);
+        searched = true;
+        r.values.emplace_back(result.score, won);
+      } else {
+        r.values.emplace_back(engine::eval::evaluate(pos, weights), won);
+      }
+      if (o.agreement) {
+        if (!searched || o.agreement_depth != o.depth)
+          if (Status s = searcher->search(root_sfen, history, o.agreement_depth, result); !s)
+            return fail(ply, s);
+        ++r.agreement_positions;
+        r.agreement_matches +=
+            result.kind == engine::SearchResult::Kind::kMove &&
+            engine::format_usi_move(result.best) == engine::format_usi_move(played);
+      }
+      if (searcher)
+        r.search_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start)
+                .count();
+    }
+    history.push_back(engine::format_usi_move(played));
+    pos.do_move(played);
+  }
+  return r;
+}
+
 }  // namespace
 
 Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
@@ -299,6 +382,7 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   const auto start = std::chrono::steady_clock::now();
   if (o.bucket_cp < 1) return Status::error("--bucket must be at least 1 cp");
   if (o.max_value_cp < 1) return Status::error("--max-value must be at least 1 cp");
+  if (o.threads < 1) return Status::error("--threads must be at least 1");
   std::vector<std::string> files;
   if (Status s = engine::list_csa_files(o.records_dir, files); !s) return s;
   if (files.empty()) return Status::error(o.records_dir + ": no .csa records under it");
@@ -316,73 +400,57 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   CurveWeights weights;
   if (Status s = weights.load(o.weights); !s) return s;
   const bool searching = o.depth > 0 || o.agreement;
-  std::unique_ptr<CurveSearcher> searcher;
-  if (searching) {
-    searcher = std::make_unique<CurveSearcher>();
-    if (Status s = searcher->start(o, weights.eval_file()); !s) return s;
+  if (searching) {  // an engine that cannot start is an error before any record is read
+    CurveSearcher probe;
+    if (Status s = probe.start(o, weights.eval_file()); !s) return s;
   }
 
-  EvaluationCurve curve(o.bucket_cp, o.max_value_cp);
-  ProgressBar bar(err, int64_t(files.size()), o.progress || ProgressBar::stderr_is_terminal(),
-                  "records");
-  double search_seconds = 0;
-  for (const std::string& file : files) {
-    bar.update(stats.records);
-    ++stats.records;
-    engine::CsaRecord record;
-    engine::Status read = engine::load_csa_record_file(file, record);
-    engine::Position pos;
-    if (read) read = pos.set(record.initial);
-    if (!read) {
-      ++stats.records_unreadable;
-      bar.clear_line();
-      err << "learn curve: " << read.message() << " (skipped)" << std::endl;
-      continue;
-    }
-    engine::Color winner;
-    if (!book::record_winner(record, winner)) {
-      ++stats.records_undecided;
-      continue;
-    }
-    const std::string root_sfen = pos.sfen();
-    std::vector<std::string> history;
-    if (searcher) searcher->new_game();
-    for (size_t ply = 0; ply < record.moves.size(); ++ply) {
-      const engine::Move played = record.moves[ply].move;
-      if (int(ply) >= o.min_ply) {
-        const bool won = pos.side_to_move() == winner;
-        stats.wins += won;
-        engine::SearchResult result;
-        bool searched = false;
-        const auto search_start = std::chrono::steady_clock::now();
-        if (o.depth > 0) {
-          if (Status s = searcher->search(root_sfen, history, o.depth, result); !s)
-            return Status::error(file + ": ply " + std::to_string(ply) + ": " + s.message());
-          searched = true;
-          curve.add(result.score, won);
-        } else {
-          curve.add(engine::eval::evaluate(pos, weights.weights()), won);
-        }
-        if (o.agreement) {
-          if (!searched || o.agreement_depth != o.depth)
-            if (Status s = searcher->search(root_sfen, history, o.agreement_depth, result); !s)
-              return Status::error(file + ": ply " + std::to_string(ply) + ": " + s.message());
-          ++stats.agreement_positions;
-          stats.agreement_matches +=
-              result.kind == engine::SearchResult::Kind::kMove &&
-              engine::format_usi_move(result.best) == engine::format_usi_move(played);
-        }
-        if (searcher)
-          search_seconds +=
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start)
-                  .count();
-      }
-      history.push_back(engine::format_usi_move(played));
-      pos.do_move(played);
-    }
+  // Every record on o.threads threads, one engine each; then merged in record order, so the
+  // output is the same for any number of threads.
+  std::vector<RecordResult> results(files.size());
+  {
+    ProgressBar bar(err, int64_t(files.size()),
+                    o.progress || ProgressBar::stderr_is_terminal(), "records");
+    const int threads = int(std::min<size_t>(size_t(o.threads), files.size()));
+    parallel_for_with_progress<CurveThread>(
+        files.size(), threads, bar, "", [&](CurveThread& thread, size_t i) {
+          if (searching && !thread.tried) {
+            thread.tried = true;
+            thread.searcher = std::make_unique<CurveSearcher>();
+            thread.started = thread.searcher->start(o, weights.eval_file());
+          }
+          if (!thread.started) {
+            results[i].outcome = RecordResult::Outcome::kFailed;
+            results[i].message = thread.started.message();
+            return;
+          }
+          results[i] = measure_record(files[i], o, weights.weights(), thread.searcher.get());
+        });
+    bar.finish();
   }
-  bar.update(stats.records);
-  bar.finish();
+  EvaluationCurve curve(o.bucket_cp, o.max_value_cp);
+  double search_seconds = 0;
+  for (const RecordResult& r : results) {
+    ++stats.records;
+    switch (r.outcome) {
+      case RecordResult::Outcome::kFailed:
+        return Status::error(r.message);
+      case RecordResult::Outcome::kUnreadable:
+        ++stats.records_unreadable;
+        err << "learn curve: " << r.message << " (skipped)" << std::endl;
+        continue;
+      case RecordResult::Outcome::kUndecided:
+        ++stats.records_undecided;
+        continue;
+      case RecordResult::Outcome::kCounted:
+        break;
+    }
+    for (const auto& [value, won] : r.values) curve.add(value, won);
+    stats.wins += r.wins;
+    stats.agreement_positions += r.agreement_positions;
+    stats.agreement_matches += r.agreement_matches;
+    search_seconds += r.search_seconds;
+  }
   stats.positions = curve.positions();
 
   out << format_curve_table(curve);
@@ -415,7 +483,8 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
         << "\n";
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::snprintf(number, sizeof number, "%.1f s (searches %.1f s)", stats.seconds, search_seconds);
+  std::snprintf(number, sizeof number, "%.1f s (searches %.1f s on %d thread%s)", stats.seconds,
+                search_seconds, o.threads, o.threads == 1 ? "" : "s");
   out << "time: " << number << "\n";
   out.flush();
 

@@ -30,7 +30,8 @@ struct CurveOptions {
   bool agreement = true;            // also measure the agreement rate
   int agreement_depth = 2;          // our engine's search depth for the agreement rate
   int min_bucket_positions = 30;    // buckets with fewer positions are not compared
-  int hash_mb = 16;                 // the engine's table for the searches
+  int hash_mb = 16;                 // the engine's table for the searches (per thread)
+  int threads = 1;                  // records measured side by side, one engine each
   std::string gnuplot = "gnuplot";  // the program run for --png
   bool progress = false;            // draw the progress bar even when stderr is not a terminal
 };
@@ -111,13 +112,15 @@ struct CurveStats {
   int64_t wins = 0;            // of which the side to move won the game
   int64_t agreement_positions = 0;
   int64_t agreement_matches = 0;  // our engine's move = the record move
-  double seconds = 0;
+  double seconds = 0;           // wall time
 };
 
 // Runs `sashite learn curve`: reads the records, evaluates every position of every decided
 // game (past min_ply; the positions from which a record move was played), prints the table
 // and the summary on `out`, warnings about unreadable records ("learn curve: PATH:LINE:COL:
 // ... (skipped)") and the progress bar on `err`, and writes the plot when png_path is set.
+// The records are measured on o.threads threads and merged in record order: every number but
+// the times is the same for any number of threads.
 // Errors: no records directory, weights that cannot be loaded, a failed plot.
 engine::Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
                                CurveStats& stats);
