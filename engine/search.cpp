@@ -424,6 +424,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
                             : 0;
     const Value a = alpha - bonus, b = beta - bonus;
     const int capture_score = tactical ? capture_history_.get(pos_, m) : 0;
+    tt.prefetch(pos_.key_after(m));
     current_move_[ply] = m;
     continuation_at_[ply] = &continuation_.after(m);
     pos_.do_move(m, gives_check);
@@ -580,6 +581,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
         continue;
       if (!see_ge(pos_, m, 0)) continue;
     }
+    tt.prefetch(pos_.key_after(m));
     current_move_[ply] = m;
     pos_.do_move(m, gives_check);
     count_node();

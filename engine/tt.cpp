@@ -35,8 +35,7 @@ void TranspositionTable::clear() {
 }
 
 TTEntry* TranspositionTable::probe(uint64_t key, bool* found) const {
-  const size_t index = size_t((unsigned __int128)key * cluster_count_ >> 64);
-  TTEntry* const entries = clusters_[index].entries;
+  TTEntry* const entries = clusters_[cluster_index(key)].entries;
   for (int i = 0; i < 4; ++i) {
     if (entries[i].key == key && entries[i].gen_bound != 0) {
       *found = true;

@@ -39,6 +39,9 @@ class TranspositionTable {
   // Finds the entry for key; *found says whether it holds that key. The returned pointer is
   // where store() should write.
   TTEntry* probe(uint64_t key, bool* found) const;
+  // Starts loading key's cluster into the cache, so that a probe soon after does not wait
+  // for memory (the search calls it with Position::key_after before making a move).
+  void prefetch(uint64_t key) const { __builtin_prefetch(&clusters_[cluster_index(key)]); }
   void store(TTEntry* entry, uint64_t key, Value value, Bound bound, int depth, Move move,
              Value eval);
   int hashfull() const;  // per mille of the first 1000 clusters used in this generation
@@ -47,6 +50,9 @@ class TranspositionTable {
   struct Cluster {
     TTEntry entries[4];
   };
+  size_t cluster_index(uint64_t key) const {
+    return size_t((unsigned __int128)key * cluster_count_ >> 64);
+  }
   struct FreeDeleter {
     void operator()(void* p) const;
   };
