@@ -124,6 +124,9 @@ class Position {
   Move last_move() const { return st().move; }
   Piece captured_piece() const { return st().captured; }
   int plies_played() const { return int(states_.size()) - 1; }  // since set()
+  // The state of the position `back` plies ago (0: now): its key, the move that led to it
+  // and what that move captured. REQUIRES: 0 <= back <= plies_played().
+  const StateInfo& state_before(int back) const { return states_[states_.size() - 1 - back]; }
 
   // Rules that end the game.
   // Looks for the current position earlier in the history: when it has occurred

@@ -73,6 +73,7 @@ void Worker::clear() {
 
 void Worker::prepare(const Position& root, Move root_hint) {
   pos_ = root;
+  evaluator_.reset();  // the weights may have been replaced since the last search
   nodes_.store(0, std::memory_order_relaxed);
   seldepth_ = 0;
   completed_depth_ = 0;
@@ -104,7 +105,7 @@ inline void Worker::count_node() {
   nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-Value Worker::evaluate() { return eval::evaluate(pos_, *manager_.weights_); }
+Value Worker::evaluate() { return evaluator_.evaluate(pos_, *manager_.weights_); }
 
 Value Worker::corrected_eval(Value raw, Move previous) const {
   return std::clamp(Value(raw + correction_.correction(pos_, previous)), kValueMatedInMaxPly + 1,

@@ -15,6 +15,7 @@
 #include "engine/book_advisor.h"
 #include "engine/correction_history.h"
 #include "engine/engine.h"
+#include "engine/eval/incremental_evaluator.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
 #include "engine/position.h"
@@ -135,6 +136,7 @@ class Worker {
   SearchManager& manager_;
   const int id_;
   Position pos_;
+  eval::IncrementalEvaluator evaluator_;
   ButterflyHistory history_;
   CaptureHistory capture_history_;
   ContinuationHistory continuation_;  // about 13 MB; the Worker lives on the heap

@@ -6,25 +6,11 @@
 
 #include "engine/eval/feature_visitor.h"
 #include "engine/eval/features.h"
+#include "engine/eval/value_sums.h"
 
 namespace engine::eval {
 
 namespace {
-
-// Sums weight * count in fixed-point units. 32 bits suffice: |weight| <= 30000 cp is
-// 960000 units and the counts of a position add up to a few hundred at most.
-struct EvalSink {
-  const int32_t* w;
-  int32_t base_sum = 0;
-  int32_t opening_sum = 0;
-  int32_t endgame_sum = 0;
-  void base(int index, int count) { base_sum += w[index] * count; }
-  void phase(int index, int count) {
-    opening_sum += w[kOpeningOffset + index] * count;
-    endgame_sum += w[kEndgameOffset + index] * count;
-  }
-  void king(Color, int, int, int, int) {}
-};
 
 // Sums per section, for describe().
 struct DescribeSink {
@@ -67,16 +53,10 @@ std::string format(const char* fmt, auto... args) {
 }  // namespace
 
 Value evaluate(const Position& pos, const Weights& w) {
-  EvalSink sink{w.units()};
-  const int p = progress_from_points(detail::visit_features(pos, sink));
-  const int64_t total = int64_t(sink.base_sum) * kProgressOne +
-                        int64_t(sink.opening_sum) * (kProgressOne - p) +
-                        int64_t(sink.endgame_sum) * p;
-  int64_t black = total / (int64_t(kProgressOne) * Weights::kUnitsPerCentipawn);
-  constexpr int64_t kLimit = kValueMateInMaxPly - 1;
-  if (black > kLimit) black = kLimit;
-  if (black < -kLimit) black = -kLimit;
-  return Value(pos.side_to_move() == kBlack ? black : -black);
+  ValueSums sums;
+  SumSink sink{w.units(), sums};
+  const int progress_points = detail::visit_features(pos, sink);
+  return value_of(sums, progress_points, pos.side_to_move());
 }
 
 std::string describe(const Position& pos, const Weights& w) {

@@ -82,7 +82,8 @@ struct AttackCounter {
       p ^= carry;
       carry = next;
     }
-    for (Bitboard& p : plane) p |= carry;  // overflow past 15: saturate
+    if (carry.any())
+      for (Bitboard& p : plane) p |= carry;  // overflow past 15: saturate
   }
   // Squares attacked at least once.
   Bitboard any() const { return plane[0] | plane[1] | plane[2] | plane[3]; }
@@ -91,10 +92,11 @@ struct AttackCounter {
     return count_in_area(plane[0], box) + 2 * count_in_area(plane[1], box) +
            4 * count_in_area(plane[2], box) + 8 * count_in_area(plane[3], box);
   }
-  // The count on one square.
-  int at(Square s) const {
-    return int(plane[0].test(s)) + 2 * int(plane[1].test(s)) + 4 * int(plane[2].test(s)) +
-           8 * int(plane[3].test(s));
+  // The counts capped at 3, as two planes: bit 0 and bit 1 of min(count, 3).
+  void capped_at_3(Bitboard& bit0, Bitboard& bit1) const {
+    const Bitboard high = plane[2] | plane[3];
+    bit0 = plane[0] | high;
+    bit1 = plane[1] | high;
   }
   // Squares where this count is greater than other's.
   Bitboard greater_than(const AttackCounter& other) const {
@@ -117,6 +119,67 @@ inline Bitboard pawn_attacks(Color c, Bitboard pawns) {
 
 constexpr int cap(int n, int buckets) { return n < buckets ? n : buckets - 1; }
 
+// The placement features of one non-king piece of colour c and type t on s: material,
+// king-relative placement (own_king, enemy_king: the kings' squares or kSquareNone) and
+// piece-square, each reported with `count` (+1 for a Black piece, -1 for a White one; the
+// incremental evaluation passes the opposite to take a piece away).
+template <class Sink>
+inline void visit_piece(Sink& sink, Color c, PieceType t, Square s, Square own_king,
+                        Square enemy_king, int count) {
+  const int kind = kind_index(t);
+  sink.base(kMaterialOffset + t - 1, count);
+  const int base = kind * kDfNb * kDrNb;
+  if (own_king != kSquareNone) sink.phase(kOwnKingOffset + base + kRelative[c][own_king][s], count);
+  if (enemy_king != kSquareNone)
+    sink.phase(kEnemyKingOffset + base + kRelative[c][enemy_king][s], count);
+  sink.phase(kPieceSquareOffset + kind * kFoldedFileNb * kRankNb + kSquareIndex[c][s], count);
+}
+
+// The base feature of the n-th piece (from 0) of hand kind t: active while the hand holds
+// more than n of them.
+constexpr int hand_feature(PieceType t, int n) { return kHandOffset + (t - 1) * kHandCountNb + n; }
+
+// The board part of visit_features: every non-king piece's visit_piece features. They
+// depend only on where each piece and king stands, so that the search's evaluation can
+// update their sums move by move (incremental_evaluator.h). Returns the progress points
+// of the pieces on the board (kings included).
+template <class Sink>
+inline int visit_board(const Position& pos, Sink& sink) {
+  const Bitboard kings = pos.pieces(kKing);
+  int progress_points = 0;
+  for (Color c : {kBlack, kWhite}) {
+    const int sign = c == kBlack ? 1 : -1;
+    const Square own = pos.king_square(c), enemy = pos.king_square(~c);
+    for (Square s : pos.pieces(c).and_not(kings)) {
+      visit_piece(sink, c, type_of(pos.piece_on(s)), s, own, enemy, sign);
+      progress_points += kProgressPoints[c][s];
+    }
+    if (own != kSquareNone) progress_points += kProgressPoints[c][own];
+  }
+  return progress_points;
+}
+
+// The hands' features (hand_feature). Returns the hands' progress points.
+template <class Sink>
+inline int visit_hands(const Position& pos, Sink& sink) {
+  int progress_points = 0;
+  for (Color c : {kBlack, kWhite}) {
+    const int sign = c == kBlack ? 1 : -1;
+    const Hand hand = pos.hand(c);
+    progress_points += hand_progress_points(hand);
+    for (int t = kPawn; t <= kGold; ++t) {
+      const int n = hand.count(PieceType(t));
+      for (int i = 0; i < n; ++i) sink.base(hand_feature(PieceType(t), i), sign);
+    }
+  }
+  return progress_points;
+}
+
+// The rest of visit_features: the features that depend on the attacks (mobility, pins,
+// safety, threats, king safety) and the side to move (tempo, threatened).
+template <class Sink>
+inline void visit_relations(const Position& pos, Sink& sink);
+
 // Calls sink.base(index, count) for each active base feature and sink.phase(index, count)
 // for each active phase feature (index within a phase set, see feature_layout.h), counts
 // from Black's point of view. A feature may be reported more than once; the counts add up.
@@ -125,35 +188,28 @@ constexpr int cap(int n, int buckets) { return n < buckets ? n : buckets - 1; }
 // Returns the raw progress points of the position (progress_fixed's raw).
 template <class Sink>
 inline int visit_features(const Position& pos, Sink& sink) {
+  const int progress_points = visit_board(pos, sink) + visit_hands(pos, sink);
+  visit_relations(pos, sink);
+  return progress_points;
+}
+
+template <class Sink>
+inline void visit_relations(const Position& pos, Sink& sink) {
   const Bitboard occupied = pos.pieces();
   const Bitboard kings = pos.pieces(kKing);
   const Square king[kColorNb] = {pos.king_square(kBlack), pos.king_square(kWhite)};
   AttackCounter counter[kColorNb];
   Bitboard class_attacks[kColorNb][kValueClassNb] = {};  // by the attacker's value_class
-  int progress_points = 0;
 
   for (Color c : {kBlack, kWhite}) {
     const int sign = c == kBlack ? 1 : -1;
-    const Square own = king[c], enemy = king[~c];
-    // Material, king-relative placement, piece-square and progress of one piece.
-    auto place = [&](Square s, PieceType t) {
-      const int kind = kind_index(t);
-      sink.base(kMaterialOffset + t - 1, sign);
-      const int base = kind * kDfNb * kDrNb;
-      if (own != kSquareNone) sink.phase(kOwnKingOffset + base + kRelative[c][own][s], sign);
-      if (enemy != kSquareNone) sink.phase(kEnemyKingOffset + base + kRelative[c][enemy][s], sign);
-      sink.phase(kPieceSquareOffset + kind * kFoldedFileNb * kRankNb + kSquareIndex[c][s], sign);
-      progress_points += kProgressPoints[c][s];
-    };
     const Bitboard pawns = pos.pieces(c, kPawn);
     const Bitboard own_pieces = pos.pieces(c);
-    for (Square s : pawns) place(s, kPawn);
     const Bitboard pawn_reach = pawn_attacks(c, pawns);
     counter[c].add(pawn_reach);
     class_attacks[c][0] = pawn_reach;
     for (Square s : own_pieces.and_not(kings | pawns)) {
       const PieceType t = type_of(pos.piece_on(s));
-      place(s, t);
       const Bitboard reach = piece_attacks(c, t, s, occupied);
       counter[c].add(reach);
       class_attacks[c][value_class(t)] |= reach;
@@ -163,16 +219,6 @@ inline int visit_features(const Position& pos, Sink& sink) {
                        cap(reach.and_not(own_pieces).count(), kMobilityBuckets),
                    sign);
     }
-    if (own != kSquareNone) progress_points += kProgressPoints[c][own];
-
-    const Hand hand = pos.hand(c);
-    progress_points += hand_progress_points(hand);
-    for (int t = kPawn; t <= kGold; ++t) {
-      const int n = hand.count(PieceType(t));
-      const int base = kHandOffset + (t - 1) * kHandCountNb;
-      for (int i = 0; i < n; ++i) sink.base(base + i, sign);
-    }
-
     for (Square s : pos.pinned(c))
       sink.base(kPinOffset + kind_index(type_of(pos.piece_on(s))), sign);
   }
@@ -181,24 +227,33 @@ inline int visit_features(const Position& pos, Sink& sink) {
   Bitboard king_reach[kColorNb];
   for (Color c : {kBlack, kWhite})
     king_reach[c] = king[c] == kSquareNone ? Bitboard() : step_attacks(c, kKing, king[c]);
+  // Each colour's attackers of every square, its king included, capped at 3 (the safety
+  // buckets) as two bit planes.
+  static_assert(kSafetyBuckets == 4);
+  Bitboard capped[kColorNb][2];
+  for (Color c : {kBlack, kWhite}) {
+    AttackCounter with_king = counter[c];
+    with_king.add(king_reach[c]);
+    with_king.capped_at_3(capped[c][0], capped[c][1]);
+  }
   for (Color c : {kBlack, kWhite}) {
     const int sign = c == kBlack ? 1 : -1;
     // cheaper[v]: squares the enemy attacks with a piece of value class below v.
     Bitboard cheaper[kValueClassNb];
     for (int v = 1; v < kValueClassNb; ++v) cheaper[v] = cheaper[v - 1] | class_attacks[~c][v - 1];
+    const Bitboard attacked = capped[~c][0] | capped[~c][1];
+    const Bitboard defended = capped[c][0] | capped[c][1];
     int threatened = 0, highest = 0;
     for (Square s : pos.pieces(c).and_not(kings)) {
       const PieceType t = type_of(pos.piece_on(s));
       const int kind = kind_index(t);
-      const int attackers = counter[~c].at(s) + int(king_reach[~c].test(s));
-      const int defenders = counter[c].at(s) + int(king_reach[c].test(s));
-      sink.phase(kSafetyOffset +
-                     (kind * kSafetyBuckets + cap(attackers, kSafetyBuckets)) * kSafetyBuckets +
-                     cap(defenders, kSafetyBuckets),
+      const int attackers = int(capped[~c][0].test(s)) + 2 * int(capped[~c][1].test(s));
+      const int defenders = int(capped[c][0].test(s)) + 2 * int(capped[c][1].test(s));
+      sink.phase(kSafetyOffset + (kind * kSafetyBuckets + attackers) * kSafetyBuckets + defenders,
                  sign);
       const bool by_cheaper = cheaper[value_class(t)].test(s);
       if (by_cheaper) sink.phase(kThreatOffset + kind, sign);
-      if (by_cheaper || (attackers > 0 && defenders == 0)) {
+      if (by_cheaper || (attacked.test(s) && !defended.test(s))) {
         ++threatened;
         if (value_class(t) > highest) highest = value_class(t);
       }
@@ -243,7 +298,6 @@ inline int visit_features(const Position& pos, Sink& sink) {
   }
 
   sink.base(kTempoOffset, pos.side_to_move() == kBlack ? 1 : -1);
-  return progress_points;
 }
 
 }  // namespace engine::eval::detail
