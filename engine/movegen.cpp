@@ -127,6 +127,26 @@ void generate_evasions(const Position& pos, MoveList& list) {
   generate_drops<Us>(pos, between, list);
 }
 
+// The non-evasion moves that may give check, in the order generate_for's kNonEvasions
+// gives them: when no piece of ours shields the enemy king (no discovered check), only
+// the moves landing on a square from which some piece could attack the king (its rook and
+// bishop lines in the current occupancy, its king and knight steps), else all. A move's
+// own square cannot open a line to the king from its destination: it would have checked
+// from where it stood. A superset of the checking moves, for kChecks to filter.
+template <Color Us>
+void generate_check_candidates(const Position& pos, MoveList& list) {
+  const Square ksq = pos.king_square(~Us);
+  if (ksq == kSquareNone) return;  // nothing gives check
+  const Bitboard occupied = pos.pieces();
+  Bitboard targets = ~pos.pieces(Us);
+  if ((pos.blockers_for_king(~Us) & pos.pieces(Us)).none())
+    targets &= rook_attacks(ksq, occupied) | bishop_attacks(ksq, occupied) |
+               step_attacks(~Us, kKing, ksq) | step_attacks(~Us, kKnight, ksq);
+  generate_piece_moves<Us, kBoth>(pos, targets, list);
+  generate_king_moves<Us>(pos, targets, list);
+  generate_drops<Us>(pos, targets.and_not(occupied), list);
+}
+
 template <Color Us>
 void generate_for(const Position& pos, GenType type, MoveList& list) {
   const Bitboard empty = ~pos.pieces();
@@ -155,7 +175,7 @@ void generate_for(const Position& pos, GenType type, MoveList& list) {
       if (pos.in_check())
         generate_evasions<Us>(pos, all);
       else
-        generate_for<Us>(pos, GenType::kNonEvasions, all);
+        generate_check_candidates<Us>(pos, all);
       for (Move m : all)
         if (pos.gives_check(m)) list.push(m);
       break;

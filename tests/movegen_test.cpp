@@ -344,6 +344,12 @@ void check_node(Position& pos, Position& scratch, Prng& prng, Coverage& cov) {
     }
     CHECK_MESSAGE(generated_checks == legal_checks, difference(generated_checks, legal_checks));
     CHECK(raw_set(checks).size() == size_t(checks.size()));  // no duplicates
+    // Exactly kNonEvasions filtered by gives_check, in its order (the search's move order).
+    std::vector<uint32_t> filtered, generated;
+    for (Move m : pseudo)
+      if (pos.gives_check(m)) filtered.push_back(m.raw());
+    for (Move m : checks) generated.push_back(m.raw());
+    CHECK(generated == filtered);
     cov.checks += int(legal_checks.size());
 
     // Moves of the side not to move are never pseudo-legal.
