@@ -1,7 +1,6 @@
 // The search's incremental evaluation gives exactly evaluate() along search-like walks.
 #include <doctest/doctest.h>
 
-#include <random>
 #include <string>
 
 #include "engine/eval/evaluate.h"
@@ -9,21 +8,13 @@
 #include "engine/eval/weights.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
+#include "scrambled_weights.h"
 #include "test_prng.h"
 
 using namespace engine;
 using namespace engine::eval;
 
 namespace {
-
-// Every weight different, so that a wrong update of any table shows.
-Weights scrambled_weights(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(-50, 50);
-  Weights w = Weights::hand_set();
-  for (int i = 0; i < Weights::size(); ++i) w.set(i, w.get(i) + dist(rng));
-  return w;
-}
 
 // A depth-first walk like a search's: at each node the evaluator is asked (or, at random,
 // not, as when the table supplies the value), then a few random moves (and sometimes a
@@ -68,7 +59,7 @@ Position from_sfen(const std::string& sfen) {
 
 TEST_CASE("incremental eval: equals evaluate along search-like walks") {
   const Weights hand_set = Weights::hand_set();
-  const Weights scrambled = scrambled_weights(3);
+  const Weights scrambled = test::scrambled_weights(3);
   test::Prng rng(17);
   // Openings, a middle game with pieces in hand, a king-side attack, and a mate problem
   // without Black's king (no king-relative features for that side).
@@ -97,7 +88,7 @@ TEST_CASE("incremental eval: equals evaluate along search-like walks") {
 
 TEST_CASE("incremental eval: long games wrap its ply ring; switching weights resets it") {
   const Weights hand_set = Weights::hand_set();
-  const Weights scrambled = scrambled_weights(8);
+  const Weights scrambled = test::scrambled_weights(8);
   test::Prng rng(5);
   IncrementalEvaluator evaluator;
   int compared = 0;

@@ -18,6 +18,7 @@
 #include "engine/eval/weights.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
+#include "scrambled_weights.h"
 
 using namespace engine;
 using namespace engine::eval;
@@ -111,15 +112,6 @@ int line_of(const std::string& text, const std::string& prefix) {
   return -1;
 }
 
-// A weight set where every weight differs, so that symmetry tests see every table.
-Weights scrambled_weights(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(-50, 50);
-  Weights w = Weights::hand_set();
-  for (int i = 0; i < Weights::size(); ++i) w.set(i, w.get(i) + dist(rng));
-  return w;
-}
-
 }  // namespace
 
 TEST_CASE("eval: the layout's sections tile the weight vector") {
@@ -196,7 +188,7 @@ TEST_CASE("eval: progress stays in [0, 1] and grows along records") {
 
 TEST_CASE("eval: colour-flipped and mirrored positions evaluate the same") {
   const Weights hand_set = Weights::hand_set();
-  const Weights scrambled = scrambled_weights(11);
+  const Weights scrambled = test::scrambled_weights(11);
   int checked = 0;
   for (const std::string& sfen : random_playout_sfens(2024, 40, 160)) {
     const Position pos = from_sfen(sfen);
@@ -214,7 +206,7 @@ TEST_CASE("eval: colour-flipped and mirrored positions evaluate the same") {
 
 TEST_CASE("eval: evaluate equals the dot product of the weights and collect_features") {
   const Weights hand_set = Weights::hand_set();
-  const Weights scrambled = scrambled_weights(5);
+  const Weights scrambled = test::scrambled_weights(5);
   FeatureVector features;
   for (const std::string& sfen : random_playout_sfens(99, 20, 200)) {
     const Position pos = from_sfen(sfen);
@@ -277,7 +269,7 @@ TEST_CASE("eval: describe lists every group and the final value") {
 }
 
 TEST_CASE("eval: weights survive save and load") {
-  const Weights original = scrambled_weights(3);
+  const Weights original = test::scrambled_weights(3);
   Weights copy = original;
   copy.set_header("learned: test run 1\n\n  indented line");
   const std::string path = temporary_path("round_trip.eval");
