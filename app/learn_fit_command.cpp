@@ -42,8 +42,9 @@ std::string command_line(const FitCommandOptions& o) {
     << " --scale " << f.scale_cp << " --lambda " << f.lambda << " --l2 " << f.l2
     << (f.anchor ? " --anchor" : "") << " --min-count " << f.min_count << " --holdout-every "
     << f.holdout_every << " --batch " << f.batch << " --quiescence-depth " << f.quiescence_depth
-    << " --skip-plies " << o.samples.skip_plies << " --max-value " << o.samples.max_value_cp
-    << " --seed " << f.seed << " --threads " << f.threads;
+    << " --skip-plies " << o.samples.skip_plies << " --max-value " << o.samples.max_value_cp;
+  if (!o.samples.player.empty()) c << " --player '" << o.samples.player << "'";
+  c << " --seed " << f.seed << " --threads " << f.threads;
   return c.str();
 }
 
@@ -152,6 +153,8 @@ void add_learn_fit_command(CLI::App& learn) {
                   "leave out moves whose search value is beyond +-N cp")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  fit->add_option("--player", o->samples.player,
+                  "only the moves (values) of a side whose name (N+ or N-) contains this");
   fit->add_option("--seed", f.seed, "seed of the passes' order")->capture_default_str();
   fit->add_option("--threads", f.threads, "searching threads")
       ->check(CLI::Range(1, 256))

@@ -94,6 +94,25 @@ TEST_CASE("learn fit: --skip-plies and --max-value leave moves out") {
   CHECK(fixture_samples(counts, o).size() == 121);  // white_wins' 11 large values too
 }
 
+TEST_CASE("learn fit: --player keeps the values of one side's moves") {
+  ValueSampleCounts counts;
+  ValueSampleOptions o;
+  o.player = "engine1";  // White in black_wins, Black in repetition and white_wins
+  const std::vector<ValueSample> one = fixture_samples(counts, o);
+  CHECK(counts.records == 3);
+  CHECK(counts.samples == one.size());
+  for (const ValueSample& s : one) CHECK(s.setup.side_to_move == (s.group == 0 ? kWhite : kBlack));
+  o.player = "engine2";
+  const std::vector<ValueSample> two = fixture_samples(counts, o);
+  for (const ValueSample& s : two) CHECK(s.setup.side_to_move == (s.group == 0 ? kBlack : kWhite));
+  CHECK(!one.empty());
+  CHECK(!two.empty());
+  CHECK(one.size() + two.size() == 110);
+  o.player = "gpsshogi";  // plays in none of them
+  CHECK(fixture_samples(counts, o).empty());
+  CHECK(counts.records == 3);
+}
+
 TEST_CASE("learn fit: a malformed value names the record and the move; unfinished games") {
   TempDir dir("sashite-fit");
   std::string text = read_text(kFitDir + "/black_wins.csa");

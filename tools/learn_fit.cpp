@@ -199,6 +199,10 @@ Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o
       ++group;
       continue;
     }
+    const auto plays = [&o](const std::string& name) {
+      return o.player.empty() || name.find(o.player) != std::string::npos;
+    };
+    const bool black_counts = plays(rec.black_name), white_counts = plays(rec.white_name);
     Position pos;
     if (Status s = pos.set(rec.initial); !s) return Status::error(path + ": " + s.message());
     for (size_t ply = 0; ply < rec.moves.size(); ++ply) {
@@ -209,9 +213,9 @@ Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o
         if (Status s = read_value_comment(comment, kind, &black_cp); !s)
           return Status::error(path + ": move " + std::to_string(ply + 1) + ": " + s.message());
         if (kind == ValueComment::kNone) continue;
+        const bool black = pos.side_to_move() == engine::kBlack;
         if (kind == ValueComment::kValue && int(ply) >= o.skip_plies &&
-            std::abs(black_cp) <= o.max_value_cp) {
-          const bool black = pos.side_to_move() == engine::kBlack;
+            std::abs(black_cp) <= o.max_value_cp && (black ? black_counts : white_counts)) {
           ValueSample sample;
           sample.setup = pos.setup();
           sample.move = m.move;

@@ -29,10 +29,13 @@ struct ValueSample {
 struct ValueSampleOptions {
   int skip_plies = 0;       // moves before this ply are left out
   int max_value_cp = 3000;  // moves whose value is beyond +-this (or a mate) are left out
+  // Non-empty: only the moves of a side whose name (N+ or N-) contains this, e.g. a stronger
+  // program's values in games against ours (distillation). Default: every side.
+  std::string player;
 };
 
 struct ValueSampleCounts {
-  int records = 0;     // .csa files read
+  int records = 0;     // .csa files read (also those where `player` plays neither side)
   int decided = 0;     // with a winner
   int drawn = 0;       // repetition, impasse, agreed draw or the move limit
   int unfinished = 0;  // no result (suspended, error, none): not used
