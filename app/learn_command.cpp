@@ -11,6 +11,7 @@
 
 #include "app/learn_curve_command.h"
 #include "app/learn_fit_command.h"
+#include "app/learn_label_command.h"
 #include "app/learn_teach_command.h"
 #include "engine/eval/weights.h"
 #include "tools/learn_data.h"
@@ -200,11 +201,12 @@ void add_learn_train_command(CLI::App& learn) {
 void add_learn_command(CLI::App& app) {
   CLI::App* learn = app.add_subcommand(
       "learn", "evaluation learning: train (comparison training), fit (value fitting on "
-               "engine games), curve (the evaluation curve), teach (teacher moves from a "
-               "multi-program search)");
+               "engine games), label (another engine's values on records, for fit), curve (the "
+               "evaluation curve), teach (teacher moves from a multi-program search)");
   learn->require_subcommand(1);
   add_learn_train_command(*learn);
   add_learn_fit_command(*learn);
+  add_learn_label_command(*learn);
   add_learn_curve_command(*learn);
   add_learn_teach_command(*learn);
 }
