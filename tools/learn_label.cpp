@@ -49,15 +49,6 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-std::vector<std::pair<std::string, std::string>> usi_options(const std::vector<std::string>& kvs) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const std::string& kv : kvs) {
-    const size_t eq = kv.find('=');
-    out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
-  return out;
-}
-
 // The engine process of one worker thread, started on first use and after a fault.
 // Default-constructible: the per-thread state of parallel_for_with_progress.
 struct LabelWorker {
@@ -78,7 +69,7 @@ struct LabelWorker {
         engine = std::make_unique<UsiEngineProcess>();
         EngineConfig config;
         config.command = o.engine;
-        config.options = usi_options(o.engine_options);
+        config.options = split_usi_options(o.engine_options);
         if (Status s = engine->start(config); !s) {
           engine.reset();
           return Status::error("engine '" + o.engine + "': " + s.message());

@@ -31,15 +31,6 @@ void MatchScore::add(GameWinner winner, Color engine1_color) {
 
 namespace {
 
-std::vector<std::pair<std::string, std::string>> usi_options(const std::vector<std::string>& kvs) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const std::string& kv : kvs) {
-    const size_t eq = kv.find('=');
-    out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
-  return out;
-}
-
 std::string game_file_stem(int number) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "g%04d", number);
@@ -111,8 +102,8 @@ std::string score_text(const MatchScore& s) {
 }  // namespace
 
 std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Opening>& openings) {
-  EngineConfig e1{o.engine1, usi_options(o.options1), o.isolate_home, ""};
-  EngineConfig e2{o.engine2, usi_options(o.options2), o.isolate_home, ""};
+  EngineConfig e1{o.engine1, split_usi_options(o.options1), o.isolate_home, ""};
+  EngineConfig e2{o.engine2, split_usi_options(o.options2), o.isolate_home, ""};
   MatchLimits limits;
   limits.byoyomi_ms = o.byoyomi_ms;
   limits.nodes = o.nodes;

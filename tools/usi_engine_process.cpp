@@ -49,6 +49,16 @@ fs::path make_temp_home(std::string& error) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> split_usi_options(
+    const std::vector<std::string>& kvs) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& kv : kvs) {
+    const size_t eq = kv.find('=');
+    out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return out;
+}
+
 bool is_gpsusi_command(std::string_view command) {
   std::vector<std::string> argv;
   if (!split_command_line(command, argv)) return false;

@@ -46,6 +46,11 @@ struct BestMove : EngineReply {
   SearchReport search;     // from the info lines before the bestmove (see SearchInfoTracker)
 };
 
+// "NAME=VALUE" command-line options as (NAME, VALUE) pairs for EngineConfig::options, split
+// at the first '='. REQUIRES: each string holds a '=' (the command lines check it).
+std::vector<std::pair<std::string, std::string>> split_usi_options(
+    const std::vector<std::string>& name_values);
+
 // True when `command` runs gpsusi (its program's file name is "gpsusi").
 bool is_gpsusi_command(std::string_view command);
 
