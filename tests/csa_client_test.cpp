@@ -23,6 +23,7 @@
 #include "engine/csa_notation.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tests/file_text.h"
 
 using namespace client;
 using boost::asio::ip::tcp;
@@ -235,13 +236,6 @@ std::string fresh_dir(const std::string& name) {
   return p.string();
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
@@ -295,9 +289,9 @@ TEST_CASE("one game over loopback: lines, record, results and exit status") {
   CHECK(rec.result == engine::CsaSpecialMove::kToryo);
   CHECK(rec.find_info("START_TIME") != nullptr);
 
-  const std::string results = read_file(dir + "/records/results.txt");
+  const std::string results = read_text(dir + "/records/results.txt");
   CHECK(contains(results, "\ttest+test-60-1+tester+server+20260101000000\ttester\tserver\t+\tWIN\tRESIGN\t5\t"));
-  const std::string log = read_file(dir + "/logs/csa.log");
+  const std::string log = read_text(dir + "/logs/csa.log");
   CHECK(contains(log, "> 'LOGIN tester *****'"));  // the password masked
   CHECK(!contains(log, "test-60-1,trip"));
   CHECK(contains(log, "< 'START:test+test-60-1+tester+server+20260101000000'"));
@@ -342,11 +336,11 @@ TEST_CASE("a connection dropped mid-game: the record is kept, the client logs in
   REQUIRE(engine::load_csa_record_file(client.record_paths()[0], cut));
   CHECK(cut.moves.size() == 3);  // every echoed move, intact
   CHECK(cut.result == engine::CsaSpecialMove::kNone);
-  CHECK(contains(read_file(client.record_paths()[0]), "'connection lost before the result"));
+  CHECK(contains(read_text(client.record_paths()[0]), "'connection lost before the result"));
   engine::CsaRecord second;
   REQUIRE(engine::load_csa_record_file(client.record_paths()[1], second));
   CHECK(second.moves.size() == 1);
-  const std::string results = read_file(dir + "/records/results.txt");
+  const std::string results = read_text(dir + "/records/results.txt");
   CHECK(contains(results, "\tCUT\t"));
   CHECK(contains(results, "\tWIN\tRESIGN\t"));
   if (getenv("KEEP") == nullptr) fs::remove_all(dir);

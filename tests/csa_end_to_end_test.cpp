@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "engine/csa_record.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/csa_server.h"
 
@@ -49,13 +50,6 @@ const std::string kGame = "e2e-2-1F";
 
 int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 Lines split_lines(const std::string& text) {

@@ -14,6 +14,7 @@
 
 #include "engine/eval/weights.h"
 #include "engine/position.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
 using namespace engine;
@@ -22,13 +23,6 @@ using namespace tools;
 namespace {
 
 const std::string kFitDir = std::string(SASHITE_TEST_DATA_DIR) + "/learn_fit";
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);

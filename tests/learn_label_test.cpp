@@ -18,6 +18,7 @@
 
 #include "engine/csa_record.h"
 #include "engine/notation.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/child_process.h"
 #include "tools/learn_fit.h"
@@ -89,13 +90,6 @@ std::string fake_comment(int ply, Color first) {
   if (ply % 10 == 0 || ply % 10 == 5)
     return std::string("** ") + (black ? "+M" : "-M") + depth_nodes;
   return "** " + std::to_string(black ? ply : -ply) + depth_nodes;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 CsaRecord load(const fs::path& path) {

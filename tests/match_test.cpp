@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/csa_record.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/child_process.h"
 #include "tools/elo.h"
@@ -28,13 +29,6 @@ using namespace tools;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A fake USI engine. Modes: cycle (plays 5i5h 5a5b 5h5i 5b5a in turn), illegal, crash,
 // silent (never answers go), noready (never answers isready), resign, win; crashonce (crashes
