@@ -25,7 +25,9 @@ def usi_square(f, r):
     return f"{f}{chr(ord('a') + r - 1)}"
 
 
-def moves_of(path, plies):
+def moves_of(path, plies=None):
+    """The first `plies` moves of a record from the initial position (all of them when plies
+    is None) as USI moves; None for a handicap or set-up record, or one too short."""
     text = open(path, encoding="utf-8-sig", errors="replace").read().splitlines()
     if "PI" not in [l.strip() for l in text] or any(l.startswith("P1") for l in text):
         return None
@@ -46,7 +48,7 @@ def moves_of(path, plies):
         board[(tf, tr)] = piece
         if len(out) == plies:
             return out
-    return None
+    return out if plies is None else None
 
 
 def main():
@@ -62,4 +64,5 @@ def main():
         print(l)
 
 
-main()
+if __name__ == "__main__":
+    main()
