@@ -61,7 +61,9 @@ def main():
             best = engine.wait_for("bestmove")[1]
             total += 1
             agree += best == moves[ply]
-        print(f"{os.path.basename(path)}: {agree}/{total} = {100 * agree / total:.2f}%", flush=True)
+        if total:  # a record without moves before the first one that has some
+            print(f"{os.path.basename(path)}: {agree}/{total} = {100 * agree / total:.2f}%",
+                  flush=True)
     engine.send("quit")
     if total == 0:
         sys.exit("search_agreement: no held-out record from the initial position")
