@@ -1,8 +1,6 @@
 // Static exchange evaluation by the swap algorithm.
 #include "engine/see.h"
 
-#include <algorithm>
-
 namespace engine {
 
 Value exchange_value(PieceType t) {
@@ -43,25 +41,33 @@ Square least_valuable(const Position& pos, Bitboard attackers, PieceType& type) 
 }  // namespace
 
 bool see_ge(const Position& pos, Move m, Value threshold) {
+  // With g[d] the material balance of the side making capture d if the exchange stopped
+  // right after it (capture 0 is m), and each side free to stop, the outcome for us is
+  //   min(g[0], max(-g[1], min(g[2], max(-g[3], ...)))),
+  // the innermost term being the last capture's own balance. So it reaches `threshold`
+  // exactly when g[0] does and then either -g[1] does or g[2] does and then either -g[3]
+  // does or ...: each capture settles the answer or passes it on, and the exchange is
+  // followed only until it is settled.
   const Square to = m.to();
   const Color us = pos.side_to_move();
   Bitboard occupied = pos.pieces();
-  Value gain[40];
-  int d = 0;
+  Value balance;        // g[d] of the last capture d
   PieceType on_square;  // what stands on `to` after the move, to be captured next
   if (m.is_drop()) {
-    gain[0] = 0;
+    balance = 0;
     on_square = m.dropped_type();
     occupied.set(to);
   } else {
     const PieceType captured = type_of(pos.piece_on(to));
     const PieceType mover = type_of(pos.piece_on(m.from()));
-    gain[0] = capture_gain(captured);
-    if (m.is_promotion()) gain[0] += exchange_value(promote(mover)) - exchange_value(mover);
+    balance = capture_gain(captured);
+    if (m.is_promotion()) balance += exchange_value(promote(mover)) - exchange_value(mover);
     on_square = type_of(m.piece_after());
     occupied.clear(m.from());
   }
+  if (balance < threshold) return false;
   Color side = ~us;
+  int d = 0;
   while (d < 38) {
     const Bitboard attackers = pos.attackers_to(side, to, occupied) & occupied;
     if (attackers.none()) break;
@@ -77,16 +83,15 @@ bool see_ge(const Position& pos, Move m, Value threshold) {
       after = promote(type);
       promotion_bonus = exchange_value(after) - exchange_value(type);
     }
-    gain[d] = capture_gain(on_square) + promotion_bonus - gain[d - 1];
+    balance = capture_gain(on_square) + promotion_bonus - balance;
+    if (d % 2 == 1 ? -balance >= threshold : balance < threshold) return d % 2 == 1;
     on_square = after;
     occupied.clear(from);
     side = ~side;
   }
-  while (d > 0) {
-    gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
-    --d;
-  }
-  return gain[0] >= threshold;
+  // Unsettled: the last capture's balance decides, and it was checked against the
+  // threshold above (passed by an even capture, failed by an odd one).
+  return d % 2 == 0;
 }
 
 }  // namespace engine

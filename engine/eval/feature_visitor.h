@@ -194,7 +194,7 @@ inline int visit_features(const Position& pos, Sink& sink) {
 }
 
 template <class Sink>
-inline void visit_relations(const Position& pos, Sink& sink) {
+[[gnu::always_inline]] inline void visit_relations(const Position& pos, Sink& sink) {
   const Bitboard occupied = pos.pieces();
   const Bitboard kings = pos.pieces(kKing);
   const Square king[kColorNb] = {pos.king_square(kBlack), pos.king_square(kWhite)};

@@ -30,6 +30,10 @@ Value IncrementalEvaluator::evaluate(const Position& pos, const Weights& w) {
   if (&w != weights_) {
     reset();
     weights_ = &w;
+    for (int i = 0; i < kPhaseSize; ++i) {
+      phase_pairs_[2 * i] = w.units()[kOpeningOffset + i];
+      phase_pairs_[2 * i + 1] = w.units()[kEndgameOffset + i];
+    }
     for (int t = kPawn; t <= kGold; ++t) {
       int32_t sum = 0;
       for (int n = 0; n <= kHandCountNb; ++n) {
@@ -48,7 +52,7 @@ Value IncrementalEvaluator::evaluate(const Position& pos, const Weights& w) {
     for (int t = kPawn; t <= kGold; ++t) held += hand_sums_[t - 1][hand.count(PieceType(t))];
     sums.base += c == kBlack ? held : -held;
   }
-  SumSink sink{w.units(), sums};
+  PairSink sink{w.units(), phase_pairs_.data(), sums};
   detail::visit_relations(pos, sink);
   return value_of(sums, progress_points, pos.side_to_move());
 }
@@ -70,9 +74,10 @@ const IncrementalEvaluator::Board& IncrementalEvaluator::board(const Position& p
     }
   }
   if (found == 0) {
-    entry.board = Board{};
-    SumSink sink{weights_->units(), entry.board.sums};
+    ValueSums sums;
+    PairSink sink{weights_->units(), phase_pairs_.data(), sums};
     entry.board.progress_points = detail::visit_board(pos, sink);
+    entry.board.sums = sums;
   } else {
     Board board = entries_[(ply - found) % kEntryNb].board;
     for (int back = found - 1; back >= 0; --back) {
@@ -98,7 +103,9 @@ void IncrementalEvaluator::apply(const Position& pos, const StateInfo& state, Co
   const Square own_king = pos.king_square(mover), enemy_king = pos.king_square(~mover);
   const Square to = m.to();
   const PieceType after = type_of(m.piece_after());
-  SumSink sink{weights_->units(), board.sums};
+  // Summed in a local (which nothing else can point to) and added at the end.
+  ValueSums delta;
+  PairSink sink{weights_->units(), phase_pairs_.data(), delta};
   if (!m.is_drop()) {
     const PieceType before = m.is_promotion() ? unpromote(after) : after;
     const Square from = m.from();
@@ -111,6 +118,9 @@ void IncrementalEvaluator::apply(const Position& pos, const StateInfo& state, Co
   }
   detail::visit_piece(sink, mover, after, to, own_king, enemy_king, sign);
   board.progress_points += detail::kProgressPoints[mover][to];
+  board.sums.base += delta.base;
+  board.sums.opening += delta.opening;
+  board.sums.endgame += delta.endgame;
 }
 
 }  // namespace engine::eval

@@ -53,6 +53,8 @@ class IncrementalEvaluator {
 
   std::array<Entry, kEntryNb> entries_;
   const Weights* weights_ = nullptr;
+  // weights_'s phase weights interleaved (PairSink's pairs), copied when weights_ is set.
+  std::array<int32_t, 2 * kPhaseSize> phase_pairs_ = {};
   // hand_sums_[t - 1][n]: the base units of holding n pieces of kind t (pawn .. gold).
   int32_t hand_sums_[kHandKindNb][kHandCountNb + 1] = {};
 };

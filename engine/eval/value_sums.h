@@ -32,6 +32,21 @@ struct SumSink {
   void king(Color, int, int, int, int) {}
 };
 
+// SumSink reading the phase weights from an interleaved copy, pairs[2 * index] the
+// opening and pairs[2 * index + 1] the endgame weight of phase feature `index`: the two
+// weights of a feature share a cache line. The same sums as SumSink to the last unit.
+struct PairSink {
+  const int32_t* w;      // the weights' units(), for the base features
+  const int32_t* pairs;  // 2 * kPhaseSize units
+  ValueSums& sums;
+  void base(int index, int count) { sums.base += w[index] * count; }
+  void phase(int index, int count) {
+    sums.opening += pairs[2 * index] * count;
+    sums.endgame += pairs[2 * index + 1] * count;
+  }
+  void king(Color, int, int, int, int) {}
+};
+
 // The value for the side to move of a position with these sums and raw progress points,
 // as evaluate() documents it: blended, truncated to whole centipawns, clamped.
 inline Value value_of(const ValueSums& sums, int progress_points, Color side_to_move) {
