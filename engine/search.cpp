@@ -292,13 +292,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     if (stopped()) return kValueZero;
   }
 
+  // Steps 4, 4b and 5 cut only where a cut is safe: no PV, no check, no singular search,
+  // beta not a mate score.
+  const bool prunable =
+      !kPvNode && !in_check && excluded == kMoveNone && std::abs(beta) < kValueMateInMaxPly;
+
   // Step 4. Futility pruning at frontier and pre-frontier nodes (fail-high side), with the
   // margin chosen by target precision. Nodes it leaves alone feed the statistics.
   // Quiet moves of such nodes may be skipped by the mirror rule (Step 7), with margins
   // chosen the same way from their own statistics.
   FutilityController& futility = manager_.futility_;
-  const bool futility_node = !kPvNode && !in_check && depth <= 2 &&
-                             std::abs(beta) < kValueMateInMaxPly && excluded == kMoveNone;
+  const bool futility_node = prunable && depth <= 2;
   Value move_futility_margin = kValueNone;
   if (futility_node) {
     const Value margin = futility.margin(FutilityController::kFailHigh, depth);
@@ -310,14 +314,12 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // evaluation beats beta by a margin that grows with the depth is cut (fixed margins: the
   // controller's statistics cover depths 1 and 2 only). Measured in self-play at 10,000
   // nodes a move: +38 Elo at 150 cp a ply, +28 at 100 (400 games each).
-  if (!kPvNode && !in_check && depth >= 3 && depth <= kReverseFutilityMaxDepth &&
-      excluded == kMoveNone && std::abs(beta) < kValueMateInMaxPly &&
+  if (prunable && depth >= 3 && depth <= kReverseFutilityMaxDepth &&
       eval - kReverseFutilityMargin * (depth - improving) >= beta)
     return eval;
 
   // Step 5. Null-move pruning.
-  if (!kPvNode && !in_check && depth >= 2 && eval >= beta && excluded == kMoveNone &&
-      current_move_[std::max(ply - 1, 0)] != kMoveNull && std::abs(beta) < kValueMateInMaxPly &&
+  if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
     const int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
     current_move_[ply] = kMoveNull;
