@@ -13,7 +13,8 @@
 namespace engine {
 namespace {
 
-// Late-move reductions, indexed by depth and move number.
+// Late-move reductions, indexed by depth and move number. The divisor 1.6 held against 1.9
+// (fewer reductions: -22 Elo) and 1.3 (more: -9) in self-play, 400 games at 10,000 nodes.
 struct ReductionTable {
   int8_t r[64][64];
   ReductionTable() {
@@ -145,7 +146,9 @@ constexpr int kMaxDoubleExtensions = 6;  // per path
 // ProbCut's margin over beta.
 constexpr Value kProbCutMargin = 200;
 // Reverse futility pruning above the futility controller's depths: its deepest depth and
-// its margin per ply (less a ply when the evaluation is improving).
+// its margin per ply (less a ply when the evaluation is improving). Self-play, 400 games at
+// 10,000 nodes against these: to depth 8, 0 Elo; razoring below them (quiescence when eval
+// + 300 cp a ply stays under alpha at depth 3 or less), +3: neither adopted.
 constexpr int kReverseFutilityMaxDepth = 6;
 constexpr Value kReverseFutilityMargin = 150;
 
@@ -318,7 +321,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       eval - kReverseFutilityMargin * (depth - improving) >= beta)
     return eval;
 
-  // Step 5. Null-move pruning.
+  // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play).
   if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
     const int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
@@ -394,7 +397,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       if (!tactical && !gives_check) {
         if (!in_check && depth <= 3 && move_count > (4 + 3 * depth * depth) / (2 - improving))
           continue;
-        // Quiet moves the histories rate badly, near the leaves.
+        // Quiet moves the histories rate badly, near the leaves (-2500 a ply instead: -15).
         if (!in_check && depth <= 4 && quiet_score < -4000 * depth) continue;
         if (futility_node && move_futility_margin != kValueNone &&
             static_eval + move_futility_margin <= alpha)
@@ -591,7 +594,8 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
     ++move_count;
     const bool gives_check = pos_.gives_check(m);
     if (!in_check && best_value > kValueMatedInMaxPly) {
-      // Delta pruning: even winning the piece cannot reach alpha.
+      // Delta pruning: even winning the piece cannot reach alpha. (Cutting also the moves
+      // whose SEE is not positive when the static evaluation is 150 below alpha: -16.)
       if (!gives_check && pos_.is_capture(m) &&
           static_eval + capture_gain(type_of(pos_.piece_on(m.to()))) + 200 <= alpha)
         continue;
