@@ -57,6 +57,9 @@ struct SearchResult {
   Value score = 0;
   int depth = 0;
   uint64_t nodes = 0;
+  // The mate solver's calls at inner nodes (MateSearch) in this search, all threads: how
+  // many, their nodes (counted in `nodes` too) and how many proved a mate.
+  uint64_t mate_calls = 0, mate_nodes = 0, mate_found = 0;
 };
 
 class SearchManager;  // engine/search.h

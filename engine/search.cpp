@@ -68,7 +68,6 @@ void Worker::clear() {
   for (auto& k : killers_) k[0] = k[1] = kMoveNone;
   mate_table_.reset();  // made again at the first call (the settings may have changed)
   mate_limit_.reset();
-  mate_calls_ = mate_nodes_ = mate_found_ = 0;
   guard_table_.reset();
 }
 
@@ -82,6 +81,7 @@ void Worker::prepare(const Position& root, Move root_hint) {
   best_pv_.clear();
   root_hint_ = root_hint;
   calls_ = 0;
+  mate_calls_ = mate_nodes_ = mate_found_ = 0;
   root_moves_.clear();
   guarded_.clear();
   for (Move m : legal_moves(pos_))
@@ -776,6 +776,11 @@ SearchResult SearchManager::pick_result() {
   r.nodes = nodes();
   r.depth = main.completed_depth();
   r.score = main.best_value();
+  for (const auto& w : workers_) {
+    r.mate_calls += w->mate_calls();
+    r.mate_nodes += w->mate_nodes();
+    r.mate_found += w->mate_found();
+  }
   if (!main.best_pv().empty()) {
     r.kind = SearchResult::Kind::kMove;
     r.best = main.best_pv()[0];

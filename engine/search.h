@@ -165,7 +165,7 @@ class Worker {
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
   std::unique_ptr<mate::MateTable> guard_table_;  // the mate guard's, kept between searches
   std::vector<std::pair<Move, Value>> guarded_;   // this search's guarded root moves
-  uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;
+  uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;  // this search's (SearchResult)
 
  public:
   ~Worker();

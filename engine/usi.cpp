@@ -130,6 +130,10 @@ UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), wri
     // The nodes of the whole search, the last unfinished iteration included (the info lines
     // come at iteration ends): GUIs and `sashite match` take the largest count they saw.
     if (result.nodes > 0) writer_.line("info nodes " + std::to_string(result.nodes));
+    if (result.mate_calls > 0)
+      writer_.line("info string mate calls " + std::to_string(result.mate_calls) + " nodes " +
+                   std::to_string(result.mate_nodes) + " found " +
+                   std::to_string(result.mate_found));
     writer_.line(format_usi_bestmove(result));
     searching_ = false;
   });

@@ -240,6 +240,12 @@ TEST_CASE("mate calls in the search: a mate beyond the search depth is found and
   const SearchResult without = search(false);
   CHECK(with.score >= kValueMateInMaxPly);
   CHECK(without.score < kValueMateInMaxPly);
+  // The result counts the calls (the USI front end prints them as an info string).
+  CHECK(with.mate_calls > 0);
+  CHECK(with.mate_found > 0);
+  CHECK(with.mate_nodes > 0);
+  CHECK(with.mate_nodes <= with.nodes);
+  CHECK(without.mate_calls == 0);
   // The move played starts a mate: after it, the defender is mated by checks.
   Position pos = position_of(sfen);
   REQUIRE(with.kind == SearchResult::Kind::kMove);

@@ -696,6 +696,41 @@ TEST_SUITE("slow") {
     CHECK(engine.wait_exit(5000) == std::optional<int>(0));
   }
 
+  TEST_CASE("usi binary: with MateSearch the search reports its mate calls before bestmove") {
+    // The second problem of tests/data/mate/mate_kongo50.sfen (the mate test of
+    // mate_control_test.cpp): the search calls the solver at inner nodes; a call proves it.
+    auto run = [](bool mate_search) {
+      UsiProcess engine;
+      INFO(engine.transcript());
+      engine.handshake();
+      for (const std::string option : {"USI_Hash value 16", "USI_OwnBook value false",
+                                       "MateMinDepth value 1", "MateNodes value 5000"})
+        REQUIRE(engine.send("setoption name " + option));
+      REQUIRE(engine.send(std::string("setoption name MateSearch value ") +
+                          (mate_search ? "true" : "false")));
+      REQUIRE(engine.send("position sfen 6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1"));
+      REQUIRE(engine.send("go depth 3"));
+      std::vector<std::string> lines;
+      REQUIRE(engine.wait_for("bestmove", 30000, &lines));
+      REQUIRE(engine.send("quit"));
+      CHECK(engine.wait_exit(5000) == std::optional<int>(0));
+      return lines;
+    };
+    const std::vector<std::string> with = run(true);
+    INFO(join(with));
+    REQUIRE(with.size() >= 3);
+    CHECK(starts_with(with[with.size() - 3], "info nodes "));
+    const std::vector<std::string> words = split_words(with[with.size() - 2]);
+    REQUIRE(words.size() == 9);
+    CHECK(words[0] + " " + words[1] + " " + words[2] + " " + words[3] == "info string mate calls");
+    CHECK(std::stoull(words[4]) > 0);
+    CHECK(words[5] == "nodes");
+    CHECK(std::stoull(words[6]) > 0);
+    CHECK(words[7] == "found");
+    CHECK(std::stoull(words[8]) > 0);
+    CHECK(count_prefix(run(false), "info string") == 0);
+  }
+
   TEST_CASE("usi binary: go with a clock answers within the byoyomi") {
     UsiProcess engine;
     INFO(engine.transcript());
