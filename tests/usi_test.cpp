@@ -1,7 +1,8 @@
 // USI front end: the pure parsers and formatters, the loop in-process over string streams,
 // and (slow suite) the real binary `sashite usi` driven through pipes as a GUI drives it.
-#include <doctest/doctest.h>
+#include "engine/usi.h"
 
+#include <doctest/doctest.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,7 +21,7 @@
 #include "engine/engine.h"
 #include "engine/notation.h"
 #include "engine/position.h"
-#include "engine/usi.h"
+#include "tools/mate_bench.h"
 
 #ifndef SASHITE_BINARY
 #define SASHITE_BINARY SASHITE_TEST_DATA_DIR "/../../build/sashite"
@@ -699,7 +701,12 @@ TEST_SUITE("slow") {
   TEST_CASE("usi binary: with MateSearch the search reports its mate calls before bestmove") {
     // The second problem of tests/data/mate/mate_kongo50.sfen (the mate test of
     // mate_control_test.cpp): the search calls the solver at inner nodes; a call proves it.
-    auto run = [](bool mate_search) {
+    std::ifstream fixture(SASHITE_TEST_DATA_DIR "/mate/mate_kongo50.sfen");
+    REQUIRE_MESSAGE(fixture.good(), "missing fixture mate_kongo50.sfen");
+    const std::vector<tools::MateProblem> problems = tools::read_mate_problems(fixture);
+    REQUIRE(problems.size() >= 2);
+    const std::string sfen = problems[1].sfen;
+    auto run = [&sfen](bool mate_search) {
       UsiProcess engine;
       INFO(engine.transcript());
       engine.handshake();
@@ -708,7 +715,7 @@ TEST_SUITE("slow") {
         REQUIRE(engine.send("setoption name " + option));
       REQUIRE(engine.send(std::string("setoption name MateSearch value ") +
                           (mate_search ? "true" : "false")));
-      REQUIRE(engine.send("position sfen 6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1"));
+      REQUIRE(engine.send("position sfen " + sfen));
       REQUIRE(engine.send("go depth 3"));
       std::vector<std::string> lines;
       REQUIRE(engine.wait_for("bestmove", 30000, &lines));
