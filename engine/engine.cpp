@@ -65,9 +65,12 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // Default: 60 (percent). The precision a dynamic margin must reach.
   options_.add_spin("FutilityTargetPrecision", 60, 1, 100).on_change =
       [this](const Option&) { apply_futility(); };
-  // Default: 200 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode.
-  options_.add_spin("FutilityMargin", 200, 0, 5000).on_change =
-      [this](const Option&) { apply_futility(); };
+  // Default: 100 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode.
+  // Against 200 in self-play: +17 Elo in 400 games at 10,000 nodes a move, +69 (95%: +21 ..
+  // +119) in 200 games at 40,000; 150 at 10,000 nodes: +3.
+  options_.add_spin("FutilityMargin", 100, 0, 5000).on_change = [this](const Option&) {
+    apply_futility();
+  };
   // Default: false (the statistics of each game start afresh, as in the source document).
   // Whether the dynamic statistics carry over from one game to the next.
   options_.add_check("FutilityKeepStats", false).on_change = [this](const Option& o) {

@@ -51,7 +51,7 @@ class FutilityController {
   void reconsider(Side side, int d);
   Mode mode_ = Mode::kDynamic;
   int target_percent_ = 60;
-  Value fixed_margin_ = 200;
+  Value fixed_margin_ = 100;
   // Indexed by side, depth - 1, candidate.
   std::atomic<uint64_t> all_[2][2][kCandidateCount] = {};
   std::atomic<uint64_t> fail_[2][2][kCandidateCount] = {};
