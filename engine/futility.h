@@ -28,6 +28,8 @@ class FutilityController {
   static constexpr Value kCandidates[kCandidateCount] = {50, 75, 100, 150, 200,
                                                          300, 400, 500, 600, 800};
   static constexpr uint64_t kSettleCount = 500;
+  // The margin of fixed mode unless configured otherwise (the FutilityMargin option's default).
+  static constexpr Value kDefaultFixedMargin = 100;
   enum Side { kFailHigh = 0, kFailLow = 1 };
 
   void configure(Mode mode, int target_precision_percent, Value fixed_margin);
@@ -51,7 +53,7 @@ class FutilityController {
   void reconsider(Side side, int d);
   Mode mode_ = Mode::kDynamic;
   int target_percent_ = 60;
-  Value fixed_margin_ = 100;
+  Value fixed_margin_ = kDefaultFixedMargin;
   // Indexed by side, depth - 1, candidate.
   std::atomic<uint64_t> all_[2][2][kCandidateCount] = {};
   std::atomic<uint64_t> fail_[2][2][kCandidateCount] = {};
