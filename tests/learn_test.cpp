@@ -115,8 +115,9 @@ TEST_CASE("learn search: the leaf value is evaluate() of the PV leaf from the mo
     REQUIRE(pos.set(positions[i].setup).is_ok());
     const Color mover = pos.side_to_move();
     const std::string before = pos.sfen();
+    eval::IncrementalEvaluator evaluator;
     for (Move m : legal_moves(pos)) {
-      const MoveLeaf leaf = search_move_leaf(pos, w, m);
+      const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, m);
       REQUIRE(pos.sfen() == before);
       if (leaf.mated) continue;
       const Position at_leaf = leaf_position(pos, leaf);
@@ -144,7 +145,8 @@ TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
     Position pos;
     REQUIRE(pos.set(positions[i].setup).is_ok());
     LeafSet set;
-    measure_position(pos, positions[i].teacher, w, wd.data(), o, &set);
+    eval::IncrementalEvaluator evaluator;
+    measure_position(pos, evaluator, positions[i].teacher, w, wd.data(), o, &set);
     if (set.size() > 1) sets.push_back(set);
   }
   REQUIRE(sets.size() >= 3);

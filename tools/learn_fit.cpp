@@ -82,12 +82,14 @@ FitStats search_leaves(const FitOptions& o, const std::vector<ValueSample>& samp
   leaves.assign(samples.size(), RawFeatures());
   usable.assign(samples.size(), 0);
   ProgressBar bar(std::cerr, int64_t(samples.size()), show_progress, "samples");
-  parallel_for_with_progress<Position>(
+  parallel_for_with_progress<SearchThread>(
       samples.size(), o.threads, bar, "iteration " + std::to_string(iteration) + " search",
-      [&](Position& pos, size_t i) {
+      [&](SearchThread& thread, size_t i) {
+        Position& pos = thread.pos;
         if (!pos.set(samples[i].setup)) return;
         const engine::Color mover = pos.side_to_move();
-        const MoveLeaf leaf = search_move_leaf(pos, weights, samples[i].move, o.quiescence_depth);
+        const MoveLeaf leaf =
+            search_move_leaf(pos, thread.evaluator, weights, samples[i].move, o.quiescence_depth);
         if (leaf.mated) return;
         pos.do_move(leaf.move);
         for (Move m : leaf.pv) pos.do_move(m);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "engine/eval/evaluate.h"
 #include "engine/eval/feature_visitor.h"
 #include "engine/eval/features.h"
 #include "engine/see.h"
@@ -30,14 +29,14 @@ struct RawSink {
 
 // Quiescence search; fills pv with the line to the leaf (empty: this node is the leaf).
 // Sets *mated when the line ends in a mate.
-Value quiescence(Position& pos, const eval::Weights& w, Value alpha, Value beta, int depth, int ply,
-                 std::vector<Move>& pv, bool* mated) {
+Value quiescence(Position& pos, eval::IncrementalEvaluator& evaluator, const eval::Weights& w,
+                 Value alpha, Value beta, int depth, int ply, std::vector<Move>& pv, bool* mated) {
   pv.clear();
   *mated = false;
   const bool in_check = pos.in_check();
   Value best = -engine::kValueInfinite;
   if (!in_check || depth <= 0) {
-    best = eval::evaluate(pos, w);
+    best = evaluator.evaluate(pos, w);
     if (depth <= 0 || best >= beta) return best;
     alpha = std::max(alpha, best);
   }
@@ -52,7 +51,8 @@ Value quiescence(Position& pos, const eval::Weights& w, Value alpha, Value beta,
     if (!in_check && !engine::see_ge(pos, m, 0)) continue;
     bool child_mated;
     pos.do_move(m);
-    const Value v = -quiescence(pos, w, -beta, -alpha, depth - 1, ply + 1, child_pv, &child_mated);
+    const Value v =
+        -quiescence(pos, evaluator, w, -beta, -alpha, depth - 1, ply + 1, child_pv, &child_mated);
     pos.undo_move();
     if (v > best) {
       best = v;
@@ -122,11 +122,12 @@ void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixe
   }
 }
 
-MoveLeaf search_move_leaf(Position& pos, const eval::Weights& w, Move m, int quiescence_depth) {
+MoveLeaf search_move_leaf(Position& pos, eval::IncrementalEvaluator& evaluator,
+                          const eval::Weights& w, Move m, int quiescence_depth) {
   MoveLeaf leaf;
   leaf.move = m;
   pos.do_move(m);
-  leaf.value = -quiescence(pos, w, -engine::kValueInfinite, engine::kValueInfinite,
+  leaf.value = -quiescence(pos, evaluator, w, -engine::kValueInfinite, engine::kValueInfinite,
                            quiescence_depth, 1, leaf.pv, &leaf.mated);
   pos.undo_move();
   return leaf;

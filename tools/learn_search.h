@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/eval/incremental_evaluator.h"
 #include "engine/eval/weights.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
@@ -69,9 +70,19 @@ struct MoveLeaf {
 // (see_ge 0); every evasion when in check (a mate scores mated); at depth 0 the static value
 // even in check. The PV leaf's evaluate(), negated when the leaf's side to move is not the
 // root mover, equals `value` (unless mated).
+// Evaluations come from `evaluator` (exactly evaluate(), from sums it keeps of the positions
+// it saw: searching a position's moves one after another reuses the position's and the
+// leaves' sums); give each thread its own, and reset() it before w's values change.
 // REQUIRES: m is legal in pos. pos is restored on return.
-MoveLeaf search_move_leaf(engine::Position& pos, const engine::eval::Weights& w, engine::Move m,
+MoveLeaf search_move_leaf(engine::Position& pos, engine::eval::IncrementalEvaluator& evaluator,
+                          const engine::eval::Weights& w, engine::Move m,
                           int quiescence_depth = kDefaultQuiescenceDepth);
+
+// What each thread of the learning's parallel loops keeps from one position to the next.
+struct SearchThread {
+  engine::Position pos;
+  engine::eval::IncrementalEvaluator evaluator;
+};
 
 // The position at the end of a leaf: pos after leaf.move and leaf.pv. REQUIRES: as above.
 engine::Position leaf_position(const engine::Position& pos, const MoveLeaf& leaf);

@@ -168,14 +168,15 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
   leaves.assign(positions.size(), LeafSet());
   ProgressBar bar(std::cerr, int64_t(positions.size()),
                   o.progress || (log && ProgressBar::stderr_is_terminal()), "positions");
-  parallel_for_with_progress<Position>(
+  parallel_for_with_progress<SearchThread>(
       positions.size(), o.threads, bar, "iteration " + std::to_string(iteration) + " search",
-      [&](Position& pos, size_t i) {
+      [&](SearchThread& thread, size_t i) {
+        Position& pos = thread.pos;
         const TrainingPosition& p = positions[i];
         if (!pos.set(p.setup)) return;
         const bool train = !held_out(o, p);
         LeafSet* keep = train && keep_leaves ? &leaves[i] : nullptr;
-        measures[i] = measure_position(pos, p.teacher, w, wd.data(), o, keep);
+        measures[i] = measure_position(pos, thread.evaluator, p.teacher, w, wd.data(), o, keep);
         if (keep) {
           keep->entries.shrink_to_fit();
           keep->begins.shrink_to_fit();
@@ -348,8 +349,9 @@ void LeafSet::add(const RawFeatures& f) {
   progress.push_back(uint16_t(f.progress_fixed));
 }
 
-PositionMeasure measure_position(Position& pos, Move teacher, const eval::Weights& w,
-                                 const double* wd, const LearnOptions& o, LeafSet* leaves) {
+PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& evaluator, Move teacher,
+                                 const eval::Weights& w, const double* wd, const LearnOptions& o,
+                                 LeafSet* leaves) {
   PositionMeasure m;
   const engine::MoveList moves = engine::legal_moves(pos);
   const int n = moves.size();
@@ -362,8 +364,10 @@ PositionMeasure measure_position(Position& pos, Move teacher, const eval::Weight
   features.resize(size_t(n));
   std::vector<double> values(static_cast<size_t>(n));
   std::vector<char> mate(static_cast<size_t>(n));
+  // The root's sums, so that each move's leaf is evaluated from them, not from scratch.
+  evaluator.evaluate(pos, w);
   for (int i = 0; i < n; ++i) {
-    const MoveLeaf leaf = search_move_leaf(pos, w, moves[i], o.quiescence_depth);
+    const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, moves[i], o.quiescence_depth);
     if (leaf.mated) {
       mate[i] = 1;
       values[i] = leaf.value > 0 ? kMateValue : -kMateValue;

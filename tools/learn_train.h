@@ -121,13 +121,15 @@ std::string format_kind_agreement(const IterationStats& s);
 // shares of the held-out positions.
 std::string format_stats_table(const std::vector<IterationStats>& stats);
 
-// Searches every legal move of `pos` (1 ply + quiescence with `w`), measures the position
-// against `teacher` with values from `wd` (doubles, the training weights), and, when
-// `leaves` is not null, appends the raw features of the teacher's leaf then of the other
-// moves' leaves inside the window (none when the teacher leaf is a mate).
-PositionMeasure measure_position(engine::Position& pos, engine::Move teacher,
-                                 const engine::eval::Weights& w, const double* wd,
-                                 const LearnOptions& o, LeafSet* leaves);
+// Searches every legal move of `pos` (1 ply + quiescence with `w`, evaluated by `evaluator`
+// as search_move_leaf says), measures the position against `teacher` with values from `wd`
+// (doubles, the training weights), and, when `leaves` is not null, appends the raw features
+// of the teacher's leaf then of the other moves' leaves inside the window (none when the
+// teacher leaf is a mate).
+PositionMeasure measure_position(engine::Position& pos,
+                                 engine::eval::IncrementalEvaluator& evaluator,
+                                 engine::Move teacher, const engine::eval::Weights& w,
+                                 const double* wd, const LearnOptions& o, LeafSet* leaves);
 
 // The gradient of the pair losses of one position with respect to the weights, added into
 // `gradient` scaled by `scale`; leaves[0] is the teacher's. Returns the summed pair loss.
