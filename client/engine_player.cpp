@@ -22,7 +22,8 @@ EngineMove engine_move_from(const engine::SearchResult& result,
   }
   m.kind = EngineMove::Kind::kMove;
   m.move = result.best;
-  m.score = result.score;
+  // kValueNone: the search stopped before its first iteration ended (no value to show).
+  if (result.score != engine::kValueNone) m.score = result.score;
   if (!last_pv.empty() && last_pv.front() == result.best) m.pv = last_pv;
   else m.pv.push_back(result.best);
   return m;

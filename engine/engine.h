@@ -54,7 +54,7 @@ struct SearchResult {
   Kind kind = Kind::kResign;
   Move best = kMoveNone;
   Move ponder = kMoveNone;
-  Value score = 0;
+  Value score = 0;  // kValueNone when the search stopped before depth 1 finished
   int depth = 0;
   uint64_t nodes = 0;
   // The mate solver's calls at inner nodes (MateSearch) in this search, all threads: how

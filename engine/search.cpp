@@ -793,6 +793,30 @@ SearchResult SearchManager::pick_result() {
   return r;
 }
 
+Move unsearched_move(const Position& root, const MoveList& legal, const TranspositionTable& tt,
+                     const eval::Weights& weights) {
+  Position pos = root;
+  if (const Move mate = mate::mate_in_1(pos); mate != kMoveNone && legal.contains(mate))
+    return mate;
+  bool found = false;
+  if (const TTEntry* entry = tt.probe(pos.key(), &found); found && entry->move16) {
+    const Move m = pos.complete_move(Move(entry->move16));
+    if (legal.contains(m)) return m;
+  }
+  Move best = legal[0];
+  Value best_value = -kValueInfinite;
+  bool best_safe = false;
+  for (Move m : legal) {
+    const bool safe = see_ge(pos, m, 0);
+    if (best_safe && !safe) continue;
+    pos.do_move(m);
+    const Value v = -eval::evaluate(pos, weights);
+    pos.undo_move();
+    if (v > best_value || (safe && !best_safe)) best = m, best_value = v, best_safe = safe;
+  }
+  return best;
+}
+
 void SearchManager::run() {
   SearchResult result;
   MoveList legal = legal_moves(root_);
@@ -822,11 +846,14 @@ void SearchManager::run() {
     }
     for (auto& t : helpers) t.join();
     result = pick_result();
-    if (result.best == kMoveNone) {  // stopped before depth 1 finished
+    if (result.best == kMoveNone) {  // stopped before depth 1 finished: no value to go by
       result.kind = SearchResult::Kind::kMove;
-      result.best = legal[0];
+      result.best = unsearched_move(root_, legal, tt_, *weights_);
+      result.score = kValueNone;
     }
-    if (resign_value_ > 0 && result.score <= -resign_value_) result.kind = SearchResult::Kind::kResign;
+    // Only a finished iteration's value can resign (an unfinished one is -infinite).
+    if (resign_value_ > 0 && result.depth > 0 && result.score <= -resign_value_)
+      result.kind = SearchResult::Kind::kResign;
     if (result.kind == SearchResult::Kind::kMove && !legal.contains(result.best)) result.best = legal[0];
   }
   if (result.kind != SearchResult::Kind::kMove || result.depth == 0) {

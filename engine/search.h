@@ -174,6 +174,13 @@ class Worker {
   uint64_t mate_found() const { return mate_found_; }
 };
 
+// The move of a search stopped before its first iteration ended (a think limit of 0): a
+// mate in one, else the transposition table's move, else the legal move the static
+// evaluation likes best among those that lose no material by exchange (among all when none
+// is safe). REQUIRES: legal holds root's legal moves and is not empty.
+Move unsearched_move(const Position& root, const MoveList& legal, const TranspositionTable& tt,
+                     const eval::Weights& weights);
+
 // Runs searches: owns the threads, the transposition table, the futility statistics and the
 // time budget. One per Engine. Thread-safety: start/stop/ponderhit/wait from one thread.
 class SearchManager {

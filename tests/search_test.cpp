@@ -1,4 +1,6 @@
 // Search, time management, futility statistics and options.
+#include "engine/search.h"
+
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -9,12 +11,14 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/eval/weights.h"
 #include "engine/futility.h"
 #include "engine/mate/mate1.h"
 #include "engine/movegen.h"
 #include "engine/movepick.h"
 #include "engine/notation.h"
 #include "engine/search_bench.h"
+#include "engine/see.h"
 #include "engine/timeman.h"
 
 using namespace engine;
@@ -168,6 +172,65 @@ TEST_CASE("history tables saturate at their limits and order quiet moves by thei
   for (int i = 0; i < 200; ++i) captures->update(pos, m, 2000);
   CHECK(captures->get(pos, m) > 0);
   CHECK(captures->get(pos, m) <= CaptureHistory::kLimit);
+}
+
+TEST_CASE("search stopped before depth 1: a mate in one, else the TT move, else a safe one") {
+  const eval::Weights weights = eval::Weights::hand_set();
+  TranspositionTable tt;
+  tt.resize(1);
+  Position pos;
+  REQUIRE(pos.set_sfen("3nkn3/3p1p3/4P4/9/9/9/9/9/4K4 b G 1"));
+  CHECK(format_usi_move(unsearched_move(pos, legal_moves(pos), tt, weights)) == "G*5b");
+  // White must take back the promoted bishop on 2b (with the silver or the rook): the moves
+  // that keep material.
+  REQUIRE(pos.set_sfen(Position().sfen()));
+  for (const char* u : {"7g7f", "3c3d", "8h2b+"}) {
+    Move m;
+    REQUIRE(parse_usi_move(pos, u, m));
+    pos.do_move(m);
+  }
+  const MoveList legal = legal_moves(pos);
+  const Move recapture = unsearched_move(pos, legal, tt, weights);
+  CHECK(format_usi_move(recapture).substr(2) == "2b");
+  // With a move in the transposition table, that move.
+  Move tt_move;
+  REQUIRE(parse_usi_move(pos, "4a3b", tt_move));
+  bool found = false;
+  TTEntry* entry = tt.probe(pos.key(), &found);
+  tt.store(entry, pos.key(), 0, kBoundExact, 5, tt_move, 0);
+  CHECK(unsearched_move(pos, legal, tt, weights) == tt_move);
+  // Never a piece given away when a move loses nothing by exchange: none of the first moves
+  // of a game hangs a piece, and the choice is one of them.
+  tt.clear();
+  REQUIRE(pos.set_sfen(Position().sfen()));
+  const Move first = unsearched_move(pos, legal_moves(pos), tt, weights);
+  CHECK(legal_moves(pos).contains(first));
+  CHECK(see_ge(pos, first, 0));
+}
+
+TEST_CASE("a search stopped at once plays a move: an unfinished value never resigns") {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  engine.set_option("USI_OwnBook", "false");
+  engine.set_option("ResignValue", "3000");
+  // Black is well ahead (a bishop up): nothing here to resign for.
+  REQUIRE(engine
+              .set_position("ln1g3nl/1r1s1kg2/p1ppppsp1/1p4p1p/7P1/2P3P2/PPSPPP2P/1BG4R1/"
+                            "LN2KGSNL b Bp 1",
+                            {})
+              .is_ok());
+  for (int i = 0; i < 5; ++i) {
+    SearchResult result;
+    engine.set_result_callback([&](const SearchResult& r) { result = r; });
+    SearchLimits limits;
+    limits.infinite = true;
+    engine.go(limits);
+    engine.stop();  // most often before depth 1 ends (a client whose deadline has passed)
+    engine.wait();
+    REQUIRE(result.kind == SearchResult::Kind::kMove);
+    CHECK(legal_moves(engine.position()).contains(result.best));
+    if (result.depth == 0) CHECK(result.score == kValueNone);
+  }
 }
 
 TEST_CASE("search: no legal move resigns, a valid declaration wins") {
