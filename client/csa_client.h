@@ -16,10 +16,10 @@
 // loop looks at it at least every kPollMs.
 //
 // Exit status of run(): kExitOk when every game ended with a result (or none was played and
-// the session finished normally), kExitProtocol when the session failed (LOGIN:incorrect, bad
-// credentials), kExitConnection when a game was cut by a lost connection or connecting failed
-// max_connect_failures times in a row, kExitSetup when the log or record directory cannot be
-// created.
+// the session finished normally), kExitProtocol when the session failed (LOGIN:incorrect at the
+// first login, or for an hour after earlier logins succeeded; bad credentials), kExitConnection
+// when a game was cut by a lost connection or connecting failed max_connect_failures times in a
+// row, kExitSetup when the log or record directory cannot be created.
 
 #include <atomic>
 #include <condition_variable>

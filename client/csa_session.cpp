@@ -18,6 +18,11 @@ using engine::CsaSpecialMove;
 constexpr size_t kRttSamples = 5;           // the round trip is the worst of the last few
 constexpr int64_t kMaxRttSampleMs = 30000;  // a slower echo says nothing about the network
 constexpr int kMinKeepAliveS = 30;
+// LOGIN:incorrect after a login of this run succeeded: the server keeps our old session while
+// its game goes on (its clock runs out at last), so the login is tried again, less and less
+// often, for this long before it counts as a real refusal.
+constexpr int64_t kLoginRetryWindowMs = 60 * 60 * 1000;
+constexpr int64_t kMaxLoginRetryDelayMs = 60 * 1000;
 
 // Seconds as the record's $TIME writes them: "600", or "0.5" for fractions.
 std::string seconds_text(int64_t ms) {
@@ -171,6 +176,33 @@ void CsaSession::on_disconnected() {
   after_disconnect(expected);
 }
 
+void CsaSession::on_login_refused() {
+  if (!logged_in_before_)
+    return finish(false,
+                  "LOGIN:incorrect (wrong password, a game name the server refuses, "
+                  "or our previous session still playing)");
+  if (login_refusals_++ == 0) login_refused_since_ms_ = now_ms_;
+  if (now_ms_ - login_refused_since_ms_ >= kLoginRetryWindowMs)
+    return finish(false, "LOGIN:incorrect again and again for " +
+                             std::to_string((now_ms_ - login_refused_since_ms_) / 60000) +
+                             " minutes after earlier logins succeeded");
+  // The same name and password logged in before: the server most likely still holds our
+  // previous session (a game cut on our side goes on there until its clock runs out).
+  stop_search();
+  x1_confirmed_ = false;
+  close_deadline_ms_ = kNever;
+  if (!want_more_games()) return finish(true, quit_requested_ ? "quit" : "all games played");
+  state_ = State::kConnecting;
+  const int64_t delay =
+      std::min(kMaxLoginRetryDelayMs, std::max<int64_t>(1000, config_.reconnect_delay_ms)
+                                          << std::min(login_refusals_ - 1, 6));
+  log(LogLevel::kWarning,
+      "LOGIN:incorrect after an earlier login: the server may still hold our previous "
+      "session; logging in again in " +
+          std::to_string(delay) + " ms");
+  actions_.push_back(action::Connect{delay});
+}
+
 void CsaSession::after_disconnect(bool expected) {
   stop_search();
   x1_confirmed_ = false;
@@ -201,13 +233,13 @@ void CsaSession::on_line(std::string_view raw) {
         log(LogLevel::kWarning, "logged in as " + line.name + ", not " + config_.name);
       log(LogLevel::kInfo, "logged in as " + line.name);
       add_rtt_sample(now_ms_ - login_sent_ms_);
+      logged_in_before_ = true;
+      login_refusals_ = 0;
       return request_game();
     case ServerLineType::kLoginIncorrect:
       if (state_ != State::kLoggingIn) break;
       actions_.push_back(action::Close{});
-      return finish(false,
-                    "LOGIN:incorrect (wrong password, a game name the server refuses, "
-                    "or our previous session still playing)");
+      return on_login_refused();
     case ServerLineType::kLogoutCompleted:
       if (state_ != State::kLoggingOut) break;
       actions_.push_back(action::Close{});

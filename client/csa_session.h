@@ -220,6 +220,8 @@ class CsaSession {
   void end_game(std::optional<GameOutcome> outcome);
   void after_game();
   void after_disconnect(bool expected);
+  // LOGIN:incorrect: fatal on the run's first login; after a successful one, tried again.
+  void on_login_refused();
   void request_game();
   void finish(bool ok, std::string reason);
   bool want_more_games() const;
@@ -233,6 +235,9 @@ class CsaSession {
   int64_t login_sent_ms_ = 0;
   int64_t close_deadline_ms_ = kNever;
   bool x1_confirmed_ = false;
+  bool logged_in_before_ = false;  // a LOGIN of this run succeeded
+  int login_refusals_ = 0;         // LOGIN:incorrect in a row since then
+  int64_t login_refused_since_ms_ = 0;
   bool quit_requested_ = false;
   bool quit_immediate_ = false;
   int games_played_ = 0;

@@ -221,6 +221,53 @@ TEST_CASE("session: login refused, connection lost in a game, quitting") {
   CHECK(w.finished->reason == "quit");
 }
 
+TEST_CASE("session: LOGIN:incorrect after a cut game logs in again, for an hour at most") {
+  SessionConfig c = config();
+  c.games = 3;
+  Driver d(c);
+  d.auto_reconnect = true;
+  start_game(d, 0, make_summary("g", kBlack, 60, 5));
+  d.transport.server_closes();
+  d.pump(500);  // cut: the server still holds this session in its game
+  REQUIRE(d.session.state() == CsaSession::State::kLoggingIn);
+  REQUIRE(d.transport.connects == 2);
+  // Refused while the old game goes on: tried again, later and later, at most a minute apart.
+  int64_t now = 500 + c.reconnect_delay_ms;
+  for (int i = 0; i < 5; ++i) {
+    d.server(now, "LOGIN:incorrect");
+    REQUIRE(!d.finished);
+    CHECK(d.session.state() == CsaSession::State::kLoggingIn);
+    now += d.connect_delays.back();
+  }
+  CHECK(d.transport.connects == 7);
+  CHECK(d.connect_delays[2] == 10000);
+  CHECK(d.connect_delays[3] == 20000);
+  CHECK(d.connect_delays[4] == 40000);
+  CHECK(d.connect_delays[5] == 60000);
+  CHECK(d.count_logs(LogLevel::kWarning, "previous session") == 5);
+  // The old game has ended: the login succeeds and the next game is played.
+  d.server(now, "LOGIN:alice OK");
+  const GameSummary s = make_summary("g2", kWhite, 60, 5);
+  offer(d, now + 10, s);
+  CHECK(d.transport.sent.back() == "AGREE " + s.game_id);
+  d.server(now + 20, "START:" + s.game_id);
+  CHECK(d.games_started == 2);
+  // Refused for an hour without a successful login: a real refusal, the session ends.
+  d.transport.server_closes();
+  d.pump(now + 30);
+  now += 30 + c.reconnect_delay_ms;
+  const int64_t first_refusal = now;
+  for (;;) {
+    d.server(now, "LOGIN:incorrect");
+    if (d.finished) break;
+    now += d.connect_delays.back();
+  }
+  CHECK(!d.finished->ok);
+  CHECK(d.finished->reason.find("60 minutes") != std::string::npos);
+  CHECK(now - first_refusal >= 60 * 60 * 1000);
+  CHECK(now - first_refusal < 61 * 60 * 1000);
+}
+
 TEST_CASE("session: deadline stop, stale answers, round trip measured from our echoes") {
   Driver d(config());
   start_game(d, 0, make_summary("g", kBlack, 10, 0));
