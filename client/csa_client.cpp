@@ -155,10 +155,13 @@ void CsaClient::wait_for_input(int64_t until_ms) {
   std::vector<std::string> lines;
   const Transport::ReceiveStatus status = transport_.receive_lines(wait, lines);
   closed_by_us_ = false;
-  if (!lines.empty()) last_received_ms_ = now_ms();
+  // Every line of the batch arrived now: handling one (writing the record after a move's
+  // echo, say) must not delay the next one's time, the start of our turn's clock.
+  const int64_t received_ms = now_ms();
+  if (!lines.empty()) last_received_ms_ = received_ms;
   for (const std::string& line : lines) {
     log_line('<', line);
-    handle(event::LineReceived{line});
+    handle(event::LineReceived{line}, received_ms);
     if (finished_) return;
   }
   if (status == Transport::ReceiveStatus::kClosed && !closed_by_us_) {
@@ -187,12 +190,14 @@ void CsaClient::do_connect() {
   handle(event::Disconnected{});
 }
 
-void CsaClient::handle(const Event& event) {
+void CsaClient::handle(const Event& event) { handle(event, now_ms()); }
+
+void CsaClient::handle(const Event& event, int64_t at_ms) {
   const CsaSession::State before = session_->state();
   if (std::holds_alternative<event::Disconnected>(event) &&
       (before == CsaSession::State::kLoggingIn || before == CsaSession::State::kPlaying))
     ++failures_;  // dropped before the login completed, or in the middle of a game
-  for (const Action& a : session_->handle(now_ms(), event)) execute(a);
+  for (const Action& a : session_->handle(at_ms, event)) execute(a);
   const CsaSession::State after = session_->state();
   if (after >= CsaSession::State::kWaitingForGame && after <= CsaSession::State::kGameOver)
     failures_ = 0;

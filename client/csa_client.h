@@ -76,6 +76,8 @@ class CsaClient {
  private:
   int64_t now_ms() const;
   void handle(const Event& event);
+  // The event as of `at_ms` (a line's arrival), not of now.
+  void handle(const Event& event, int64_t at_ms);
   void execute(const Action& action);
   void do_connect();
   void on_engine_answer(uint64_t id, EngineMove move);  // any thread
