@@ -62,6 +62,11 @@ GameClock GameClock::from_summary(const GameSummary& s, const ClockOptions& opti
     if (m.t_milli) clock.charge_t(mover, *m.t_milli);
     mover = ~mover;
   }
+  // Moves played before never add time: shogi-server starts a buoy game's clocks at
+  // Total_Time whatever its moves' T, so the increments charge_t credited them (Fischer) are
+  // not there; a resumed game keeps its time used.
+  for (Color c : {engine::kBlack, engine::kWhite})
+    clock.remaining_ms_[c] = std::min(clock.remaining_ms_[c], clock.rules_[c].total_ms);
   return clock;
 }
 

@@ -53,9 +53,10 @@ class GameClock {
   GameClock() { rules_[0].unlimited = rules_[1].unlimited = true; }
   GameClock(const ClockRules& black, const ClockRules& white);
   // The clocks at the start of a game: the summary's rules (Time, or Time+ / Time-), with the
-  // moves already played charged their T. Recognises shogi-server's stop-watch games, whose
-  // summary says Time_Unit:1min but gives Total_Time and Byoyomi in seconds (time_clock.rb
-  // StopWatchClock: elapsed time truncated to whole "Byoyomi" periods, no byoyomi as such).
+  // moves already played charged their T and credited no increment (never above Total_Time).
+  // Recognises shogi-server's stop-watch games, whose summary says Time_Unit:1min but gives
+  // Total_Time and Byoyomi in seconds (time_clock.rb StopWatchClock: elapsed time truncated to
+  // whole "Byoyomi" periods, no byoyomi as such).
   static GameClock from_summary(const GameSummary& summary, const ClockOptions& options = {});
 
   const ClockRules& rules(engine::Color c) const { return rules_[c]; }

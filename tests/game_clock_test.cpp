@@ -170,4 +170,11 @@ TEST_CASE("clock: Time_Roundup, Least_Time_Per_Move, Delay, unlimited, moves pla
   CHECK(m.remaining_ms(kBlack) == 50000);
   CHECK(m.remaining_ms(kWhite) == 40000);
   CHECK(m.t_to_ms(int64_t(1) << 60) == kMaxTimeMs);  // saturates, no overflow
+  // Fischer: no increment for moves played before (a buoy game starts at Total_Time on
+  // shogi-server): never more than Total_Time, less when the moves took more than it.
+  GameClock f = clock_of("Total_Time:300\nByoyomi:0\nIncrement:10", {},
+                         "+7776FU,T1\n-3334FU,T1\n+2726FU,T1\n-8384FU,T25\n");
+  CHECK(f.remaining_ms(kBlack) == 300000);
+  CHECK(f.remaining_ms(kWhite) == 300000 - 26000 + 20000);
+  CHECK(f.available_ms(kBlack) == 310000);
 }
