@@ -65,6 +65,8 @@ SummaryParser::Result SummaryParser::feed(std::string_view raw) {
       return fail(line, "not a summary line: END Game_Summary missing?");
     }
   }
+  // Blank lines (a keep-alive answer) and comments carry nothing; a summary may hold them.
+  if (line.empty() || line.starts_with("'")) return Result::kNeedMore;
   if (line.starts_with("##[")) {  // x1 chat and replies may interleave
     warnings_.push_back("Game_Summary line " + std::to_string(line_count_) + ": skipped " +
                         quote_line(line));
@@ -231,7 +233,6 @@ SummaryParser::Result SummaryParser::feed_position(std::string_view line) {
     section_ = Section::kTop;
     return Result::kNeedMore;
   }
-  if (line.starts_with("'")) return Result::kNeedMore;  // comment
   if (!side_line_seen_) {
     if (line == "+" || line == "-") {
       side_line_seen_ = true;

@@ -445,6 +445,15 @@ TEST_CASE("summary: Time+/Time- blocks, units, Time_Roundup, Delay, moves played
   CHECK(p.parser.warnings().size() == 3);
   REQUIRE(p.parser.summary().unknown_fields.size() == 2);
   CHECK(p.parser.summary().unknown_fields[0].first == "New_Field");
+  // Blank lines (a keep-alive answer) and comments anywhere are skipped without a warning.
+  lines = edited(base_summary(), "Max_Moves", "Max_Moves:256\n\n'a comment");
+  lines = edited(lines, "Byoyomi", "Byoyomi:5\n'* 0\n");
+  lines = edited(lines, "P1", "'before the board\n\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY");
+  p = parse_summary(lines);
+  REQUIRE_MESSAGE(p.result == SummaryParser::Result::kDone, p.parser.error());
+  CHECK(p.parser.warnings().empty());
+  CHECK(p.parser.summary().time[kBlack].byoyomi == 5);
+  CHECK(p.parser.summary().max_moves == 256);
 }
 
 TEST_CASE("summary: errors name the line; missing END, duplicates, absurd numbers") {
