@@ -188,30 +188,27 @@ void CsaSession::on_login_refused() {
                              " minutes after earlier logins succeeded");
   // The same name and password logged in before: the server most likely still holds our
   // previous session (a game cut on our side goes on there until its clock runs out).
-  stop_search();
-  x1_confirmed_ = false;
-  close_deadline_ms_ = kNever;
-  if (!want_more_games()) return finish(true, quit_requested_ ? "quit" : "all games played");
-  state_ = State::kConnecting;
   const int64_t delay =
       std::min(kMaxLoginRetryDelayMs, std::max<int64_t>(1000, config_.reconnect_delay_ms)
                                           << std::min(login_refusals_ - 1, 6));
-  log(LogLevel::kWarning,
-      "LOGIN:incorrect after an earlier login: the server may still hold our previous "
-      "session; logging in again in " +
-          std::to_string(delay) + " ms");
-  actions_.push_back(action::Connect{delay});
+  reconnect(delay, LogLevel::kWarning,
+            "LOGIN:incorrect after an earlier login: the server may still hold our previous "
+            "session; logging in again");
 }
 
 void CsaSession::after_disconnect(bool expected) {
+  reconnect(expected ? config_.next_game_delay_ms : config_.reconnect_delay_ms, LogLevel::kInfo,
+            "reconnecting");
+}
+
+void CsaSession::reconnect(int64_t delay_ms, LogLevel level, const std::string& what) {
   stop_search();
   x1_confirmed_ = false;
   close_deadline_ms_ = kNever;
   if (!want_more_games()) return finish(true, quit_requested_ ? "quit" : "all games played");
   state_ = State::kConnecting;
-  const int64_t delay = expected ? config_.next_game_delay_ms : config_.reconnect_delay_ms;
-  log(LogLevel::kInfo, "reconnecting in " + std::to_string(delay) + " ms");
-  actions_.push_back(action::Connect{delay});
+  log(level, what + " in " + std::to_string(delay_ms) + " ms");
+  actions_.push_back(action::Connect{delay_ms});
 }
 
 void CsaSession::request_game() {

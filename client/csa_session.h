@@ -220,6 +220,9 @@ class CsaSession {
   void end_game(std::optional<GameOutcome> outcome);
   void after_game();
   void after_disconnect(bool expected);
+  // Leaves the connection's state and connects again after delay_ms (logged as "<what> in
+  // <delay> ms"), or finishes when no more games are wanted.
+  void reconnect(int64_t delay_ms, LogLevel level, const std::string& what);
   // LOGIN:incorrect: fatal on the run's first login; after a successful one, tried again.
   void on_login_refused();
   void request_game();
