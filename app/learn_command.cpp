@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,13 +49,14 @@ std::string command_line(const TrainCommandOptions& o) {
   if (!src.train_player.empty()) c << " --train-player '" << src.train_player << "'";
   if (!src.train_records.empty()) c << " --train-skip-plies " << src.train_skip_plies;
   for (const std::string& t : src.train_teachers) c << " --train-teachers " << t;
-  c << " --out " << o.out << " --init " << o.init << " --iterations " << l.iterations
-    << " --passes-per-iteration " << l.passes << " --learning-rate " << l.learning_rate
-    << " --scale " << l.scale_cp << " --l1 " << l.l1 << " --l2 " << l.l2 << " --min-count "
-    << l.min_count << " --holdout-every " << l.holdout_every << " --batch " << l.batch_positions
-    << " --window " << l.window_cp << " --quiescence-depth " << l.quiescence_depth
-    << " --skip-plies " << src.skip_plies << " --max-positions " << o.max_positions << " --seed "
-    << l.seed << " --threads " << l.threads;
+  c << " --out " << o.out << " --init " << o.init;
+  if (l.loss == tools::LossKind::kSoftmax) c << " --loss softmax";
+  c << " --iterations " << l.iterations << " --passes-per-iteration " << l.passes
+    << " --learning-rate " << l.learning_rate << " --scale " << l.scale_cp << " --l1 " << l.l1
+    << " --l2 " << l.l2 << " --min-count " << l.min_count << " --holdout-every " << l.holdout_every
+    << " --batch " << l.batch_positions << " --window " << l.window_cp << " --quiescence-depth "
+    << l.quiescence_depth << " --skip-plies " << src.skip_plies << " --max-positions "
+    << o.max_positions << " --seed " << l.seed << " --threads " << l.threads;
   for (const std::string& f : l.frozen) c << " --freeze " << f;
   if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
   return c.str();
@@ -153,6 +155,12 @@ void add_learn_train_command(CLI::App& learn) {
       ->check(CLI::PositiveNumber);
   train->add_option("--scale", l.scale_cp, "the loss's scale s in cp (default 60)")
       ->check(CLI::PositiveNumber);
+  train
+      ->add_option("--loss", l.loss,
+                   "pairs: sum of log(1+exp(-(f(a)-f(b))/s)) over pairs (default); softmax: "
+                   "-log of the teacher move's share of exp(f/s) over all moves")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, tools::LossKind>{
+          {"pairs", tools::LossKind::kPairs}, {"softmax", tools::LossKind::kSoftmax}}));
   train->add_option("--l1", l.l1, "L1 penalty per pawn of weight (default 0)")
       ->check(CLI::NonNegativeNumber);
   train->add_option("--l2", l.l2, "L2 penalty per pawn^2 of weight (default 1e-4)")

@@ -135,19 +135,30 @@ TEST_CASE("learn search: the leaf value is evaluate() of the PV leaf from the mo
   CHECK(deep_leaves > 20);  // captures were answered
 }
 
-TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
+namespace {
+
+// The gradient check of one loss: finite differences of add_position_gradient's loss.
+void check_gradient(LossKind kind) {
   const std::vector<TrainingPosition> positions = fixture_positions();
   const eval::Weights w = eval::Weights::hand_set();
   std::vector<double> wd = hand_set_doubles();
   LearnOptions o;
+  o.loss = kind;
+  o.window_cp = 1e9;  // every leaf kept: the measured loss is then the one differentiated
   std::vector<LeafSet> sets;
   for (size_t i = 30; i < positions.size() && sets.size() < 4; i += 41) {
     Position pos;
     REQUIRE(pos.set(positions[i].setup).is_ok());
     LeafSet set;
     eval::IncrementalEvaluator evaluator;
-    measure_position(pos, evaluator, positions[i].teacher, w, wd.data(), o, &set);
-    if (set.size() > 1) sets.push_back(set);
+    const PositionMeasure m =
+        measure_position(pos, evaluator, positions[i].teacher, w, wd.data(), o, &set);
+    if (set.size() < 2) continue;
+    std::vector<double> scratch(eval::kFeatureCount, 0.0);
+    CHECK(add_position_gradient(set, wd.data(), o.scale_cp, 1.0, scratch.data(), kind) ==
+          doctest::Approx(m.loss).epsilon(1e-9));
+    CHECK(m.terms == (kind == LossKind::kPairs ? m.pairs : 1));
+    sets.push_back(set);
   }
   REQUIRE(sets.size() >= 3);
   auto loss = [&](const std::vector<double>& x, std::vector<double>* gradient) {
@@ -155,7 +166,7 @@ TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
     double sum = 0;
     for (const LeafSet& s : sets)
       sum += add_position_gradient(s, x.data(), o.scale_cp, 1.0,
-                                   gradient ? gradient->data() : scratch.data());
+                                   gradient ? gradient->data() : scratch.data(), kind);
     return sum;
   };
   std::vector<double> g(eval::kFeatureCount, 0.0);
@@ -175,9 +186,18 @@ TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
   CHECK(checked > 50);
 }
 
+}  // namespace
+
+TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
+  SUBCASE("pair loss") { check_gradient(LossKind::kPairs); }
+  SUBCASE("softmax loss") { check_gradient(LossKind::kSoftmax); }
+}
+
 TEST_CASE("learn train: the fixture's loss falls and its agreement rises") {
   const std::vector<TrainingPosition> positions = fixture_positions();
   LearnOptions o;
+  SUBCASE("pair loss") { o.loss = LossKind::kPairs; }
+  SUBCASE("softmax loss") { o.loss = LossKind::kSoftmax; }
   o.iterations = 2;
   o.passes = 8;
   o.learning_rate = 4;

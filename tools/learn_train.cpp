@@ -58,6 +58,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
   f.add(o.passes), f.add(o.learning_rate), f.add(o.scale_cp), f.add(o.l1), f.add(o.l2);
   f.add(o.min_count), f.add(o.holdout_every), f.add(o.batch_positions), f.add(o.window_cp);
   f.add(o.quiescence_depth), f.add(o.seed);
+  if (o.loss != LossKind::kPairs) f.add(1000 + int(o.loss));  // older checkpoints keep theirs
   for (const std::string& name : o.frozen)
     for (char ch : name) f.add(ch);
   for (int i = 0; i < kN; ++i) f.add(init.units()[i]);
@@ -188,14 +189,14 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
   IterationStats s;
   s.iteration = iteration;
   double train_loss = 0, heldout_loss = 0, train_agree = 0, heldout_agree = 0, disagree = 0;
-  int64_t heldout_pairs = 0;
+  int64_t heldout_terms = 0, train_terms = 0;
   for (size_t i = 0; i < positions.size(); ++i) {
     const PositionMeasure& m = measures[i];
     if (!m.counted) continue;
     if (held_out(o, positions[i])) {
       ++s.heldout_positions;
       heldout_loss += m.loss;
-      heldout_pairs += m.pairs;
+      heldout_terms += m.terms;
       heldout_agree += m.agreement;
       disagree += m.disagreement;
       s.heldout_agreement_by_kind[m.kind] += m.agreement;
@@ -204,12 +205,13 @@ IterationStats search_all(const LearnOptions& o, const std::vector<TrainingPosit
       ++s.training_positions;
       train_loss += m.loss;
       s.pairs += m.pairs;
+      train_terms += m.terms;
       train_agree += m.agreement;
       if (leaves[i].size() > 1) s.kept_pairs += int64_t(leaves[i].size()) - 1;
     }
   }
-  s.loss = s.pairs ? train_loss / double(s.pairs) : 0;
-  s.heldout_loss = heldout_pairs ? heldout_loss / double(heldout_pairs) : 0;
+  s.loss = train_terms ? train_loss / double(train_terms) : 0;
+  s.heldout_loss = heldout_terms ? heldout_loss / double(heldout_terms) : 0;
   s.agreement = s.training_positions ? train_agree / s.training_positions : 0;
   s.heldout_agreement = s.heldout_positions ? heldout_agree / s.heldout_positions : 0;
   s.heldout_disagreement = s.heldout_positions ? disagree / s.heldout_positions : 0;
@@ -243,8 +245,8 @@ void gradient_passes(const LearnOptions& o, const std::vector<LeafSet>& leaves,
       const size_t end = std::min(order.size(), b + size_t(batch));
       for (size_t k = b; k < end; ++k) {
         const LeafSet& set = leaves[order[k]];
-        pass_loss += add_position_gradient(set, w.data(), o.scale_cp, 1.0, g.data());
-        pairs += int64_t(set.size()) - 1;
+        pass_loss += add_position_gradient(set, w.data(), o.scale_cp, 1.0, g.data(), o.loss);
+        pairs += loss_terms(set, o.loss);
       }
       pass_pairs += pairs;
       const double inv = 1.0 / double(pairs);
@@ -389,20 +391,53 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
   m.kind = move_kind(pos, teacher);
   if (mate[t]) return m;
   if (leaves) leaves->add(features[t]);
+  double top = 0;  // softmax: the largest (f(b) - f(a)) / s, the teacher's 0 included
   for (int i = 0; i < n; ++i) {
     if (i == t || mate[i]) continue;
-    m.loss += softplus(-(va - values[i]) / o.scale_cp);
+    if (o.loss == LossKind::kPairs) m.loss += softplus(-(va - values[i]) / o.scale_cp);
+    top = std::max(top, (values[i] - va) / o.scale_cp);
     ++m.pairs;
     if (leaves && va - values[i] <= o.window_cp) leaves->add(features[i]);
+  }
+  m.terms = o.loss == LossKind::kPairs ? m.pairs : m.pairs > 0;
+  if (o.loss == LossKind::kSoftmax && m.pairs > 0) {
+    double sum = std::exp(-top);  // the teacher's own term
+    for (int i = 0; i < n; ++i)
+      if (i != t && !mate[i]) sum += std::exp((values[i] - va) / o.scale_cp - top);
+    m.loss = top + std::log(sum);
   }
   if (leaves && leaves->size() < 2) leaves->clear();
   return m;
 }
 
 double add_position_gradient(const LeafSet& leaves, const double* w, double scale_cp, double scale,
-                             double* gradient) {
+                             double* gradient, LossKind kind) {
   if (leaves.size() < 2) return 0;
   const double va = leaves.value(w, 0);
+  if (kind == LossKind::kSoftmax) {
+    // L = log(1 + sum over b of exp((f(b) - f(a)) / s)); dL/df(b) = p(b) / s, dL/df(a) =
+    // -(1 - p(a)) / s, p the softmax shares.
+    thread_local std::vector<double> x;
+    x.assign(leaves.size(), 0.0);
+    double top = 0;
+    for (size_t i = 1; i < leaves.size(); ++i) {
+      x[i] = (leaves.value(w, i) - va) / scale_cp;
+      top = std::max(top, x[i]);
+    }
+    double sum = 0;
+    for (size_t i = 0; i < leaves.size(); ++i) sum += std::exp(x[i] - top);
+    double teacher_weight = 0;
+    for (size_t i = 1; i < leaves.size(); ++i) {
+      const double d = std::exp(x[i] - top) / sum / scale_cp;
+      teacher_weight += d;
+      add_raw_gradient(leaves.entries.data() + leaves.begins[i],
+                       leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i], scale * d,
+                       gradient);
+    }
+    add_raw_gradient(leaves.entries.data(), leaves.begins[1], leaves.progress[0],
+                     -scale * teacher_weight, gradient);
+    return top + std::log(sum);
+  }
   double loss = 0, teacher_weight = 0;
   for (size_t i = 1; i < leaves.size(); ++i) {
     const double x = (va - leaves.value(w, i)) / scale_cp;

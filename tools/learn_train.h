@@ -28,7 +28,15 @@ namespace tools {
 // than min_count training positions (counted anew each iteration) are not changed. Pairs whose
 // value difference exceeds window_cp (f(a) - f(b) > window_cp: their loss is below
 // exp(-window/scale)) are not kept for the passes; they still count in the reported loss.
+// The loss of one position: pairs (techniques.md §5, the default) sums the pair losses
+// above; softmax is -log of the teacher leaf's share of exp(f / scale_cp) over all the
+// position's leaves (the teacher move's probability of being chosen), one term a position:
+// a position counts once however many moves it has, and the gradient goes to the moves
+// valued near or above the teacher's (those that take its place as the best).
+enum class LossKind { kPairs, kSoftmax };
+
 struct LearnOptions {
+  LossKind loss = LossKind::kPairs;
   int iterations = 10;         // Default: 10
   int passes = 8;              // gradient passes per iteration. Default: 8
   double learning_rate = 4.0;  // AdaGrad step scale, centipawns. Default: 4
@@ -102,8 +110,9 @@ MoveKind move_kind(const engine::Position& pos, engine::Move m);
 
 // A position's outcome under the shallow search: what the statistics need.
 struct PositionMeasure {
-  double loss = 0;  // summed over the position's pairs
+  double loss = 0;  // summed over the position's pairs (softmax: the position's one term)
   int pairs = 0;
+  int terms = 0;            // loss terms: pairs, or 1 for softmax
   double agreement = 0;     // 1 / (number of moves tied at the best) when the teacher's is best
   double disagreement = 0;  // mean over the other moves of T(f(b) - f(a))
   bool counted = false;     // false when the teacher move is not legal or the only move
@@ -131,10 +140,15 @@ PositionMeasure measure_position(engine::Position& pos,
                                  engine::Move teacher, const engine::eval::Weights& w,
                                  const double* wd, const LearnOptions& o, LeafSet* leaves);
 
-// The gradient of the pair losses of one position with respect to the weights, added into
-// `gradient` scaled by `scale`; leaves[0] is the teacher's. Returns the summed pair loss.
+// The gradient of the loss of one position with respect to the weights, added into
+// `gradient` scaled by `scale`; leaves[0] is the teacher's. Returns the position's loss
+// (pairs: summed over its pairs).
 double add_position_gradient(const LeafSet& leaves, const double* w, double scale_cp, double scale,
-                             double* gradient);
+                             double* gradient, LossKind loss = LossKind::kPairs);
+// The number of loss terms of a position with these leaves (pairs, or 1 for softmax).
+inline int64_t loss_terms(const LeafSet& leaves, LossKind loss) {
+  return leaves.size() < 2 ? 0 : loss == LossKind::kSoftmax ? 1 : int64_t(leaves.size()) - 1;
+}
 
 // Trains from `init` over `positions` (held-out groups by o.holdout_every) and writes the
 // result to `out` (its header left empty: the caller writes what was run). One row per
