@@ -32,7 +32,9 @@ namespace tools {
 // above; softmax is -log of the teacher leaf's share of exp(f / scale_cp) over all the
 // position's leaves (the teacher move's probability of being chosen), one term a position:
 // a position counts once however many moves it has, and the gradient goes to the moves
-// valued near or above the teacher's (those that take its place as the best).
+// valued near or above the teacher's (those that take its place as the best). The window
+// applies to it too: a leaf window_cp below the teacher's keeps a share of exp(-window/scale)
+// that the passes then ignore (700 cp: 1e-5 at scale 60, 0.05 at 240).
 enum class LossKind { kPairs, kSoftmax };
 
 struct LearnOptions {
