@@ -414,40 +414,36 @@ double add_position_gradient(const LeafSet& leaves, const double* w, double scal
                              double* gradient, LossKind kind) {
   if (leaves.size() < 2) return 0;
   const double va = leaves.value(w, 0);
+  // d[i] = s * dL/df(leaf i) for the other leaves; the teacher's is minus their sum.
+  thread_local std::vector<double> d;
+  d.assign(leaves.size(), 0.0);
+  double loss = 0;
   if (kind == LossKind::kSoftmax) {
-    // L = log(1 + sum over b of exp((f(b) - f(a)) / s)); dL/df(b) = p(b) / s, dL/df(a) =
-    // -(1 - p(a)) / s, p the softmax shares.
-    thread_local std::vector<double> x;
-    x.assign(leaves.size(), 0.0);
+    // L = log(1 + sum over b of exp((f(b) - f(a)) / s)); dL/df(b) = p(b) / s, p the
+    // softmax shares, and dL/df(a) = -(1 - p(a)) / s.
     double top = 0;
     for (size_t i = 1; i < leaves.size(); ++i) {
-      x[i] = (leaves.value(w, i) - va) / scale_cp;
-      top = std::max(top, x[i]);
+      d[i] = (leaves.value(w, i) - va) / scale_cp;
+      top = std::max(top, d[i]);
     }
-    double sum = 0;
-    for (size_t i = 0; i < leaves.size(); ++i) sum += std::exp(x[i] - top);
-    double teacher_weight = 0;
+    double sum = std::exp(-top);  // the teacher's own term
+    for (size_t i = 1; i < leaves.size(); ++i) sum += std::exp(d[i] - top);
+    for (size_t i = 1; i < leaves.size(); ++i) d[i] = std::exp(d[i] - top) / sum;
+    loss = top + std::log(sum);
+  } else {
     for (size_t i = 1; i < leaves.size(); ++i) {
-      const double d = std::exp(x[i] - top) / sum / scale_cp;
-      teacher_weight += d;
-      add_raw_gradient(leaves.entries.data() + leaves.begins[i],
-                       leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i], scale * d,
-                       gradient);
+      const double x = (va - leaves.value(w, i)) / scale_cp;
+      loss += softplus(-x);
+      // d/d(vb) of log(1 + exp(-(va - vb)/s)) = sigmoid(-x) / s; d/d(va) is its negation.
+      d[i] = sigmoid(-x);
     }
-    add_raw_gradient(leaves.entries.data(), leaves.begins[1], leaves.progress[0],
-                     -scale * teacher_weight, gradient);
-    return top + std::log(sum);
   }
-  double loss = 0, teacher_weight = 0;
+  double teacher_weight = 0;
   for (size_t i = 1; i < leaves.size(); ++i) {
-    const double x = (va - leaves.value(w, i)) / scale_cp;
-    loss += softplus(-x);
-    // d/d(vb) of log(1 + exp(-(va - vb)/s)) = sigmoid(-x) / s; d/d(va) is its negation.
-    const double d = sigmoid(-x) / scale_cp;
-    teacher_weight += d;
+    teacher_weight += d[i] / scale_cp;
     add_raw_gradient(leaves.entries.data() + leaves.begins[i],
-                     leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i], scale * d,
-                     gradient);
+                     leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i],
+                     scale * (d[i] / scale_cp), gradient);
   }
   add_raw_gradient(leaves.entries.data(), leaves.begins[1], leaves.progress[0],
                    -scale * teacher_weight, gradient);
