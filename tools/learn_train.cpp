@@ -351,6 +351,31 @@ void LeafSet::add(const RawFeatures& f) {
   progress.push_back(uint16_t(f.progress_fixed));
 }
 
+double position_loss(double va, const std::vector<double>& others, double scale_cp, LossKind kind,
+                     std::vector<double>* d) {
+  if (d) d->assign(others.size(), 0.0);
+  double loss = 0;
+  if (kind == LossKind::kSoftmax) {
+    // L = log(1 + sum over b of exp((f(b) - f(a)) / s)); dL/df(b) = p(b) / s, p the
+    // softmax shares, and dL/df(a) = -(1 - p(a)) / s.
+    double top = 0;  // the largest (f(b) - f(a)) / s, the teacher's 0 included
+    for (double vb : others) top = std::max(top, (vb - va) / scale_cp);
+    double sum = std::exp(-top);  // the teacher's own term
+    for (double vb : others) sum += std::exp((vb - va) / scale_cp - top);
+    if (d)
+      for (size_t i = 0; i < others.size(); ++i)
+        (*d)[i] = std::exp((others[i] - va) / scale_cp - top) / sum;
+    return top + std::log(sum);
+  }
+  for (size_t i = 0; i < others.size(); ++i) {
+    const double x = (va - others[i]) / scale_cp;
+    loss += softplus(-x);
+    // d/d(vb) of log(1 + exp(-(va - vb)/s)) = sigmoid(-x) / s; d/d(va) is its negation.
+    if (d) (*d)[i] = sigmoid(-x);
+  }
+  return loss;
+}
+
 PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& evaluator, Move teacher,
                                  const eval::Weights& w, const double* wd, const LearnOptions& o,
                                  LeafSet* leaves) {
@@ -391,21 +416,16 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
   m.kind = move_kind(pos, teacher);
   if (mate[t]) return m;
   if (leaves) leaves->add(features[t]);
-  double top = 0;  // softmax: the largest (f(b) - f(a)) / s, the teacher's 0 included
+  thread_local std::vector<double> others;
+  others.clear();
   for (int i = 0; i < n; ++i) {
     if (i == t || mate[i]) continue;
-    if (o.loss == LossKind::kPairs) m.loss += softplus(-(va - values[i]) / o.scale_cp);
-    top = std::max(top, (values[i] - va) / o.scale_cp);
-    ++m.pairs;
+    others.push_back(values[i]);
     if (leaves && va - values[i] <= o.window_cp) leaves->add(features[i]);
   }
+  m.pairs = int(others.size());
   m.terms = o.loss == LossKind::kPairs ? m.pairs : m.pairs > 0;
-  if (o.loss == LossKind::kSoftmax && m.pairs > 0) {
-    double sum = std::exp(-top);  // the teacher's own term
-    for (int i = 0; i < n; ++i)
-      if (i != t && !mate[i]) sum += std::exp((values[i] - va) / o.scale_cp - top);
-    m.loss = top + std::log(sum);
-  }
+  if (m.pairs > 0) m.loss = position_loss(va, others, o.scale_cp, o.loss, nullptr);
   if (leaves && leaves->size() < 2) leaves->clear();
   return m;
 }
@@ -414,36 +434,16 @@ double add_position_gradient(const LeafSet& leaves, const double* w, double scal
                              double* gradient, LossKind kind) {
   if (leaves.size() < 2) return 0;
   const double va = leaves.value(w, 0);
-  // d[i] = s * dL/df(leaf i) for the other leaves; the teacher's is minus their sum.
-  thread_local std::vector<double> d;
-  d.assign(leaves.size(), 0.0);
-  double loss = 0;
-  if (kind == LossKind::kSoftmax) {
-    // L = log(1 + sum over b of exp((f(b) - f(a)) / s)); dL/df(b) = p(b) / s, p the
-    // softmax shares, and dL/df(a) = -(1 - p(a)) / s.
-    double top = 0;
-    for (size_t i = 1; i < leaves.size(); ++i) {
-      d[i] = (leaves.value(w, i) - va) / scale_cp;
-      top = std::max(top, d[i]);
-    }
-    double sum = std::exp(-top);  // the teacher's own term
-    for (size_t i = 1; i < leaves.size(); ++i) sum += std::exp(d[i] - top);
-    for (size_t i = 1; i < leaves.size(); ++i) d[i] = std::exp(d[i] - top) / sum;
-    loss = top + std::log(sum);
-  } else {
-    for (size_t i = 1; i < leaves.size(); ++i) {
-      const double x = (va - leaves.value(w, i)) / scale_cp;
-      loss += softplus(-x);
-      // d/d(vb) of log(1 + exp(-(va - vb)/s)) = sigmoid(-x) / s; d/d(va) is its negation.
-      d[i] = sigmoid(-x);
-    }
-  }
+  thread_local std::vector<double> others, d;
+  others.resize(leaves.size() - 1);
+  for (size_t i = 1; i < leaves.size(); ++i) others[i - 1] = leaves.value(w, i);
+  const double loss = position_loss(va, others, scale_cp, kind, &d);
   double teacher_weight = 0;
   for (size_t i = 1; i < leaves.size(); ++i) {
-    teacher_weight += d[i] / scale_cp;
+    teacher_weight += d[i - 1] / scale_cp;
     add_raw_gradient(leaves.entries.data() + leaves.begins[i],
                      leaves.begins[i + 1] - leaves.begins[i], leaves.progress[i],
-                     scale * (d[i] / scale_cp), gradient);
+                     scale * (d[i - 1] / scale_cp), gradient);
   }
   add_raw_gradient(leaves.entries.data(), leaves.begins[1], leaves.progress[0],
                    -scale * teacher_weight, gradient);

@@ -142,6 +142,12 @@ PositionMeasure measure_position(engine::Position& pos,
                                  engine::Move teacher, const engine::eval::Weights& w,
                                  const double* wd, const LearnOptions& o, LeafSet* leaves);
 
+// The loss of one position whose teacher leaf is valued va and whose other leaves are valued
+// `others` (centipawns, the mover's view); with d, also d[i] = scale_cp * dL/d(others[i])
+// (the teacher leaf's is minus their sum).
+double position_loss(double va, const std::vector<double>& others, double scale_cp, LossKind kind,
+                     std::vector<double>* d);
+
 // The gradient of the loss of one position with respect to the weights, added into
 // `gradient` scaled by `scale`; leaves[0] is the teacher's. Returns the position's loss
 // (pairs: summed over its pairs).
