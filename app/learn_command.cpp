@@ -55,7 +55,9 @@ std::string command_line(const TrainCommandOptions& o) {
     << " --learning-rate " << l.learning_rate << " --scale " << l.scale_cp << " --l1 " << l.l1
     << " --l2 " << l.l2 << " --min-count " << l.min_count << " --holdout-every " << l.holdout_every
     << " --batch " << l.batch_positions << " --window " << l.window_cp << " --quiescence-depth "
-    << l.quiescence_depth << " --skip-plies " << src.skip_plies << " --max-positions "
+    << l.quiescence_depth;
+  if (l.threatmate_penalty != 0) c << " --threatmate-penalty " << l.threatmate_penalty;
+  c << " --skip-plies " << src.skip_plies << " --max-positions "
     << o.max_positions << " --seed " << l.seed << " --threads " << l.threads;
   for (const std::string& f : l.frozen) c << " --freeze " << f;
   if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
@@ -184,6 +186,11 @@ void add_learn_train_command(CLI::App& learn) {
       ->add_option("--quiescence-depth", l.quiescence_depth,
                    "quiescence plies below the move (default 4)")
       ->check(CLI::Range(0, 32));
+  train
+      ->add_option("--threatmate-penalty", l.threatmate_penalty,
+                   "see mates in one in the quiescence search: a side threatened with one "
+                   "stands pat at its evaluation minus N cp (default 0: off)")
+      ->check(CLI::Range(0, 20000));
   train->add_option("--skip-plies", o->sources.skip_plies, "skip the first N moves of each record")
       ->check(CLI::NonNegativeNumber);
   train

@@ -135,6 +135,41 @@ TEST_CASE("learn search: the leaf value is evaluate() of the PV leaf from the mo
   CHECK(deep_leaves > 20);  // captures were answered
 }
 
+TEST_CASE("learn search: a threatmate penalty sees mates in one and threats of them") {
+  const eval::Weights w = eval::Weights::hand_set();
+  eval::IncrementalEvaluator evaluator;
+  SUBCASE("a move that threatens mate in one: the threatened side stands pat below") {
+    // White's king in the corner; after N*2d, G*1b mates (the knight guards 1b).
+    Position pos;
+    REQUIRE(pos.set_sfen("8k/9/9/9/9/9/9/9/4K4 b GN 1").is_ok());
+    const Move threat = usi_move(pos, "N*2d"), quiet = usi_move(pos, "5i4h");
+    for (const int penalty : {0, 500}) {
+      CAPTURE(penalty);
+      const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, threat, 4, penalty);
+      const MoveLeaf other = search_move_leaf(pos, evaluator, w, quiet, 4, penalty);
+      CHECK_FALSE(leaf.mated);
+      CHECK(leaf.bonus == penalty);  // for the root mover: the enemy is threatened
+      CHECK(other.bonus == 0);
+      CHECK(leaf.pv.empty());  // White has no capture to answer with
+      const Position at_leaf = leaf_position(pos, leaf);
+      CHECK(leaf.value == -eval::evaluate(at_leaf, w) + penalty);
+    }
+  }
+  SUBCASE("a side to move that mates in one wins there") {
+    // Black's king in the corner, White's silver beside it and a gold in hand: after any
+    // Black move but the king's, G*1h mates (the silver guards 1h).
+    Position pos;
+    REQUIRE(pos.set_sfen("k8/9/9/9/9/9/7s1/9/8K b Pg 1").is_ok());
+    const Move elsewhere = usi_move(pos, "P*5e");
+    CHECK_FALSE(search_move_leaf(pos, evaluator, w, elsewhere, 4, 0).mated);
+    const MoveLeaf lost = search_move_leaf(pos, evaluator, w, elsewhere, 4, 500);
+    CHECK(lost.mated);
+    CHECK(lost.value < -kValueMateInMaxPly);
+    REQUIRE(lost.pv.size() == 1);
+    CHECK(format_usi_move(lost.pv[0]) == "G*1h");
+  }
+}
+
 namespace {
 
 // The gradient check of one loss: finite differences of add_position_gradient's loss.

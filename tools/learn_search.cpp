@@ -5,6 +5,7 @@
 
 #include "engine/eval/feature_visitor.h"
 #include "engine/eval/features.h"
+#include "engine/mate/mate1.h"
 #include "engine/see.h"
 
 namespace tools {
@@ -27,16 +28,45 @@ struct RawSink {
   void king(engine::Color, int, int, int, int) {}
 };
 
+// The quiescence search's fixed inputs.
+struct QuiescenceContext {
+  eval::IncrementalEvaluator& evaluator;
+  const eval::Weights& w;
+  int threatmate_penalty;
+};
+
+// True when the side not to move would mate in one if it were to move. REQUIRES: the side to
+// move is not in check.
+bool threatened_with_mate(Position& pos) {
+  pos.do_null_move();
+  const bool threat = engine::mate::mate_in_1(pos) != engine::kMoveNone;
+  pos.undo_null_move();
+  return threat;
+}
+
 // Quiescence search; fills pv with the line to the leaf (empty: this node is the leaf).
-// Sets *mated when the line ends in a mate.
-Value quiescence(Position& pos, eval::IncrementalEvaluator& evaluator, const eval::Weights& w,
-                 Value alpha, Value beta, int depth, int ply, std::vector<Move>& pv, bool* mated) {
+// Sets *mated when the line ends in a mate, and *bonus to the constant part of the leaf's
+// value (the threatmate penalty), from this node's side to move.
+Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value beta, int depth,
+                 int ply, std::vector<Move>& pv, bool* mated, Value* bonus) {
   pv.clear();
   *mated = false;
+  *bonus = 0;
   const bool in_check = pos.in_check();
   Value best = -engine::kValueInfinite;
+  if (!in_check && c.threatmate_penalty > 0) {
+    if (const Move mate = engine::mate::mate_in_1(pos); mate != engine::kMoveNone) {
+      pv.assign(1, mate);
+      *mated = true;
+      return engine::mate_in(ply + 1);
+    }
+  }
   if (!in_check || depth <= 0) {
-    best = evaluator.evaluate(pos, w);
+    best = c.evaluator.evaluate(pos, c.w);
+    if (c.threatmate_penalty > 0 && !in_check && threatened_with_mate(pos)) {
+      *bonus = Value(-c.threatmate_penalty);
+      best += *bonus;
+    }
     if (depth <= 0 || best >= beta) return best;
     alpha = std::max(alpha, best);
   }
@@ -50,9 +80,10 @@ Value quiescence(Position& pos, eval::IncrementalEvaluator& evaluator, const eva
     any_legal = true;
     if (!in_check && !engine::see_ge(pos, m, 0)) continue;
     bool child_mated;
+    Value child_bonus;
     pos.do_move(m);
-    const Value v =
-        -quiescence(pos, evaluator, w, -beta, -alpha, depth - 1, ply + 1, child_pv, &child_mated);
+    const Value v = -quiescence(pos, c, -beta, -alpha, depth - 1, ply + 1, child_pv,
+                                &child_mated, &child_bonus);
     pos.undo_move();
     if (v > best) {
       best = v;
@@ -60,6 +91,7 @@ Value quiescence(Position& pos, eval::IncrementalEvaluator& evaluator, const eva
         pv.assign(1, m);
         pv.insert(pv.end(), child_pv.begin(), child_pv.end());
         *mated = child_mated;
+        *bonus = Value(-child_bonus);
         if (v >= beta) break;
         alpha = v;
       }
@@ -68,6 +100,7 @@ Value quiescence(Position& pos, eval::IncrementalEvaluator& evaluator, const eva
   if (in_check && !any_legal) {
     pv.clear();
     *mated = true;
+    *bonus = 0;
     return engine::mated_in(ply);
   }
   return best;
@@ -123,12 +156,16 @@ void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixe
 }
 
 MoveLeaf search_move_leaf(Position& pos, eval::IncrementalEvaluator& evaluator,
-                          const eval::Weights& w, Move m, int quiescence_depth) {
+                          const eval::Weights& w, Move m, int quiescence_depth,
+                          int threatmate_penalty) {
   MoveLeaf leaf;
   leaf.move = m;
+  const QuiescenceContext context{evaluator, w, threatmate_penalty};
+  Value bonus;
   pos.do_move(m);
-  leaf.value = -quiescence(pos, evaluator, w, -engine::kValueInfinite, engine::kValueInfinite,
-                           quiescence_depth, 1, leaf.pv, &leaf.mated);
+  leaf.value = -quiescence(pos, context, -engine::kValueInfinite, engine::kValueInfinite,
+                           quiescence_depth, 1, leaf.pv, &leaf.mated, &bonus);
+  leaf.bonus = Value(-bonus);
   pos.undo_move();
   return leaf;
 }

@@ -62,6 +62,9 @@ struct MoveLeaf {
   engine::Value value;           // for the root mover; mate values when a side is mated
   std::vector<engine::Move> pv;  // the quiescence PV after the move (the move excluded)
   bool mated = false;            // the leaf is a mate (no features to learn from)
+  // A constant the leaf's value adds to its evaluation, for the root mover: the threatmate
+  // penalty below when it applies at the leaf (0 without it).
+  engine::Value bonus = 0;
 };
 
 // Searches one root move: makes it, runs the quiescence search with a full window and
@@ -73,10 +76,16 @@ struct MoveLeaf {
 // Evaluations come from `evaluator` (exactly evaluate(), from sums it keeps of the positions
 // it saw: searching a position's moves one after another reuses the position's and the
 // leaves' sums); give each thread its own, and reset() it before w's values change.
+// With threatmate_penalty > 0 the search also sees mates in one, as GPS Shogi's quiescence
+// search does (OpenShogiLib's QuiescenceSearch2): a side to move (not in check) that mates
+// in one wins there, and a side that stands pat while the enemy would mate in one if it
+// were to move (a threatmate, 詰めろ) gets its evaluation minus threatmate_penalty. The
+// leaf's value is then its evaluation plus `bonus`. 0 (the default): neither.
 // REQUIRES: m is legal in pos. pos is restored on return.
 MoveLeaf search_move_leaf(engine::Position& pos, engine::eval::IncrementalEvaluator& evaluator,
                           const engine::eval::Weights& w, engine::Move m,
-                          int quiescence_depth = kDefaultQuiescenceDepth);
+                          int quiescence_depth = kDefaultQuiescenceDepth,
+                          int threatmate_penalty = 0);
 
 // What each thread of the learning's parallel loops keeps from one position to the next.
 struct SearchThread {

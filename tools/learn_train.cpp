@@ -59,6 +59,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
   f.add(o.min_count), f.add(o.holdout_every), f.add(o.batch_positions), f.add(o.window_cp);
   f.add(o.quiescence_depth), f.add(o.seed);
   if (o.loss != LossKind::kPairs) f.add(1000 + int(o.loss));  // older checkpoints keep theirs
+  if (o.threatmate_penalty != 0) f.add(2000), f.add(o.threatmate_penalty);  // the same
   for (const std::string& name : o.frozen)
     for (char ch : name) f.add(ch);
   for (int i = 0; i < kN; ++i) f.add(init.units()[i]);
@@ -345,10 +346,11 @@ std::string format_stats_table(const std::vector<IterationStats>& stats) {
   return table;
 }
 
-void LeafSet::add(const RawFeatures& f) {
+void LeafSet::add(const RawFeatures& f, engine::Value leaf_bonus) {
   entries.insert(entries.end(), f.entries.begin(), f.entries.end());
   begins.push_back(uint32_t(entries.size()));
   progress.push_back(uint16_t(f.progress_fixed));
+  bonus.push_back(int16_t(leaf_bonus));
 }
 
 double position_loss(double va, const std::vector<double>& others, double scale_cp, LossKind kind,
@@ -391,10 +393,12 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
   features.resize(size_t(n));
   std::vector<double> values(static_cast<size_t>(n));
   std::vector<char> mate(static_cast<size_t>(n));
+  std::vector<engine::Value> bonus(static_cast<size_t>(n));
   // The root's sums, so that each move's leaf is evaluated from them, not from scratch.
   evaluator.evaluate(pos, w);
   for (int i = 0; i < n; ++i) {
-    const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, moves[i], o.quiescence_depth);
+    const MoveLeaf leaf =
+        search_move_leaf(pos, evaluator, w, moves[i], o.quiescence_depth, o.threatmate_penalty);
     if (leaf.mated) {
       mate[i] = 1;
       values[i] = leaf.value > 0 ? kMateValue : -kMateValue;
@@ -404,7 +408,8 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
     for (Move pv : leaf.pv) pos.do_move(pv);
     collect_raw_features(pos, mover, features[i]);
     for (size_t k = 0; k <= leaf.pv.size(); ++k) pos.undo_move();
-    values[i] = raw_value(wd, features[i]);
+    bonus[i] = leaf.bonus;
+    values[i] = raw_value(wd, features[i]) + leaf.bonus;
   }
   const double va = values[t];
   const double best = *std::max_element(values.begin(), values.end());
@@ -415,13 +420,13 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
   m.counted = true;
   m.kind = move_kind(pos, teacher);
   if (mate[t]) return m;
-  if (leaves) leaves->add(features[t]);
+  if (leaves) leaves->add(features[t], bonus[t]);
   thread_local std::vector<double> others;
   others.clear();
   for (int i = 0; i < n; ++i) {
     if (i == t || mate[i]) continue;
     others.push_back(values[i]);
-    if (leaves && va - values[i] <= o.window_cp) leaves->add(features[i]);
+    if (leaves && va - values[i] <= o.window_cp) leaves->add(features[i], bonus[i]);
   }
   m.pairs = int(others.size());
   m.terms = o.loss == LossKind::kPairs ? m.pairs : m.pairs > 0;

@@ -50,6 +50,7 @@ struct LearnOptions {
   int batch_positions = 128;   // positions per AdaGrad step. Default: 128
   double window_cp = 700;      // Default: 700
   int quiescence_depth = kDefaultQuiescenceDepth;
+  int threatmate_penalty = 0;  // see search_move_leaf; 0 (the default): mates in one unseen
   int threads = 2;             // searching threads. Default: 2
   uint64_t seed = 1;           // the passes' shuffling
   // Sections that keep their initial weights: a name matches the section of that name and
@@ -90,16 +91,19 @@ struct IterationStats {
 };
 
 // The raw features of a position's leaves stored flat (training keeps millions of them):
-// leaf i is entries[begins[i], begins[i + 1]) with progress[i]. Leaf 0 is the teacher's.
+// leaf i is entries[begins[i], begins[i + 1]) with progress[i] and the constant bonus[i]
+// (MoveLeaf::bonus). Leaf 0 is the teacher's.
 struct LeafSet {
   std::vector<RawFeature> entries;
   std::vector<uint32_t> begins{0};
   std::vector<uint16_t> progress;
+  std::vector<int16_t> bonus;
 
   size_t size() const { return progress.size(); }
-  void add(const RawFeatures& f);
+  void add(const RawFeatures& f, engine::Value leaf_bonus);
   double value(const double* w, size_t i) const {
-    return raw_value(w, entries.data() + begins[i], begins[i + 1] - begins[i], progress[i]);
+    return raw_value(w, entries.data() + begins[i], begins[i + 1] - begins[i], progress[i]) +
+           bonus[i];
   }
   void clear() { *this = LeafSet(); }
 };
