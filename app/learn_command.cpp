@@ -57,8 +57,8 @@ std::string command_line(const TrainCommandOptions& o) {
     << " --batch " << l.batch_positions << " --window " << l.window_cp << " --quiescence-depth "
     << l.quiescence_depth;
   if (l.threatmate_penalty != 0) c << " --threatmate-penalty " << l.threatmate_penalty;
-  c << " --skip-plies " << src.skip_plies << " --max-positions "
-    << o.max_positions << " --seed " << l.seed << " --threads " << l.threads;
+  c << " --skip-plies " << src.skip_plies << " --max-positions " << o.max_positions << " --seed "
+    << l.seed << " --threads " << l.threads;
   for (const std::string& f : l.frozen) c << " --freeze " << f;
   if (!l.checkpoint_dir.empty()) c << " --checkpoint " << l.checkpoint_dir;
   return c.str();

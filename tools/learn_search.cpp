@@ -82,8 +82,8 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
     bool child_mated;
     Value child_bonus;
     pos.do_move(m);
-    const Value v = -quiescence(pos, c, -beta, -alpha, depth - 1, ply + 1, child_pv,
-                                &child_mated, &child_bonus);
+    const Value v = -quiescence(pos, c, -beta, -alpha, depth - 1, ply + 1, child_pv, &child_mated,
+                                &child_bonus);
     pos.undo_move();
     if (v > best) {
       best = v;
