@@ -57,6 +57,7 @@ std::string command_line(const TrainCommandOptions& o) {
     << " --batch " << l.batch_positions << " --window " << l.window_cp << " --quiescence-depth "
     << l.quiescence_depth;
   if (l.threatmate_penalty != 0) c << " --threatmate-penalty " << l.threatmate_penalty;
+  if (l.threat_stand_pat) c << " --threat-stand-pat";
   c << " --skip-plies " << src.skip_plies << " --max-positions " << o.max_positions << " --seed "
     << l.seed << " --threads " << l.threads;
   for (const std::string& f : l.frozen) c << " --freeze " << f;
@@ -191,6 +192,9 @@ void add_learn_train_command(CLI::App& learn) {
                    "see mates in one in the quiescence search: a side threatened with one "
                    "stands pat at its evaluation minus N cp (default 0: off)")
       ->check(CLI::Range(0, 20000));
+  train->add_flag("--threat-stand-pat", l.threat_stand_pat,
+                  "stand pat below the evaluation by what the enemy's captures threaten, as GPS "
+                  "Shogi's quiescence does");
   train->add_option("--skip-plies", o->sources.skip_plies, "skip the first N moves of each record")
       ->check(CLI::NonNegativeNumber);
   train

@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "engine/see.h"
 #include "tests/temp_dir.h"
 #include "tools/learn_data.h"
 #include "tools/learn_search.h"
@@ -133,6 +134,23 @@ TEST_CASE("learn search: the leaf value is evaluate() of the PV leaf from the mo
   }
   CHECK(leaves > 500);
   CHECK(deep_leaves > 20);  // captures were answered
+}
+
+TEST_CASE("learn search: the threat stand-pat counts a fork's second piece") {
+  // N*3e forks White's gold on 4c and rook on 2c, neither defended (the pawn on 3c stands
+  // between them, the one on 2d keeps the rook from promoting);
+  // White has no capture and no promotion.
+  const eval::Weights w = eval::Weights::hand_set();
+  eval::IncrementalEvaluator evaluator;
+  Position pos;
+  REQUIRE(pos.set_sfen("4k4/9/5gpr1/7p1/9/9/9/9/4K4 b N 1").is_ok());
+  const Move fork = usi_move(pos, "N*3e"), quiet = usi_move(pos, "5i4h");
+  const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, fork, 4, 0, true);
+  CHECK(leaf.pv.empty());
+  CHECK(leaf.bonus == std::max(capture_gain(kRook) / 6, capture_gain(kGold)));
+  CHECK(leaf.value == -eval::evaluate(leaf_position(pos, leaf), w) + leaf.bonus);
+  CHECK(search_move_leaf(pos, evaluator, w, quiet, 4, 0, true).bonus == 0);
+  CHECK(search_move_leaf(pos, evaluator, w, fork, 4, 0, false).bonus == 0);
 }
 
 TEST_CASE("learn search: a threatmate penalty sees mates in one and threats of them") {

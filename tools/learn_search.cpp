@@ -33,7 +33,39 @@ struct QuiescenceContext {
   eval::IncrementalEvaluator& evaluator;
   const eval::Weights& w;
   int threatmate_penalty;
+  bool threat_stand_pat;
 };
+
+// What the side not to move threatens to win by its captures, if it were to move: the
+// largest and the second largest gain over the attacked squares, each the victim's
+// capture_gain when the exchange wins it outright, else the victim's less the attacker's
+// when it still pays, else nothing. REQUIRES: the side to move is not in check.
+std::pair<Value, Value> capture_threats(Position& pos) {
+  pos.do_null_move();
+  engine::MoveList moves;
+  engine::generate(pos, engine::GenType::kCapturesPromotions, moves);
+  Value gain_at[engine::kSquareNb] = {};
+  for (Move m : moves) {
+    if (m.is_drop() || !pos.is_capture(m) || !pos.is_legal(m)) continue;
+    const Value victim = engine::capture_gain(engine::type_of(pos.piece_on(m.to())));
+    const Value attacker = engine::capture_gain(engine::type_of(pos.piece_on(m.from())));
+    Value gain = 0;
+    if (engine::see_ge(pos, m, victim))
+      gain = victim;
+    else if (victim > attacker && engine::see_ge(pos, m, victim - attacker))
+      gain = victim - attacker;
+    gain_at[m.to()] = std::max(gain_at[m.to()], gain);
+  }
+  pos.undo_null_move();
+  Value first = 0, second = 0;
+  for (Value g : gain_at) {
+    if (g > first)
+      second = first, first = g;
+    else if (g > second)
+      second = g;
+  }
+  return {first, second};
+}
 
 // True when the side not to move would mate in one if it were to move. REQUIRES: the side to
 // move is not in check.
@@ -65,8 +97,14 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
     best = c.evaluator.evaluate(pos, c.w);
     if (c.threatmate_penalty > 0 && !in_check && threatened_with_mate(pos)) {
       *bonus = Value(-c.threatmate_penalty);
-      best += *bonus;
+    } else if (c.threat_stand_pat && !in_check) {
+      // GPS Shogi's stand-pat (QuiescenceSearch2::staticValueWithThreat): the side to move
+      // saves its most threatened piece at a sixth of its worth and loses the second (half
+      // of it below the first ply of the quiescence).
+      const auto [first, second] = capture_threats(pos);
+      *bonus = Value(-std::max(first / 6, ply == 1 ? second : second / 2));
     }
+    best += *bonus;
     if (depth <= 0 || best >= beta) return best;
     alpha = std::max(alpha, best);
   }
@@ -157,10 +195,10 @@ void add_raw_gradient(const RawFeature* entries, size_t count, int progress_fixe
 
 MoveLeaf search_move_leaf(Position& pos, eval::IncrementalEvaluator& evaluator,
                           const eval::Weights& w, Move m, int quiescence_depth,
-                          int threatmate_penalty) {
+                          int threatmate_penalty, bool threat_stand_pat) {
   MoveLeaf leaf;
   leaf.move = m;
-  const QuiescenceContext context{evaluator, w, threatmate_penalty};
+  const QuiescenceContext context{evaluator, w, threatmate_penalty, threat_stand_pat};
   Value bonus;
   pos.do_move(m);
   leaf.value = -quiescence(pos, context, -engine::kValueInfinite, engine::kValueInfinite,

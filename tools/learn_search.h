@@ -81,11 +81,15 @@ struct MoveLeaf {
 // in one wins there, and a side that stands pat while the enemy would mate in one if it
 // were to move (a threatmate, 詰めろ) gets its evaluation minus threatmate_penalty. The
 // leaf's value is then its evaluation plus `bonus`. 0 (the default): neither.
+// With threat_stand_pat a side that stands pat (not in check, not threatened with mate) gets
+// its evaluation less what the enemy's captures threaten, as GPS Shogi's does: the larger
+// of a sixth of the largest gain and the second largest gain (halved below the first ply),
+// the gains estimated by SEE (capture_gain values, not the evaluation's). Also in `bonus`.
 // REQUIRES: m is legal in pos. pos is restored on return.
 MoveLeaf search_move_leaf(engine::Position& pos, engine::eval::IncrementalEvaluator& evaluator,
                           const engine::eval::Weights& w, engine::Move m,
                           int quiescence_depth = kDefaultQuiescenceDepth,
-                          int threatmate_penalty = 0);
+                          int threatmate_penalty = 0, bool threat_stand_pat = false);
 
 // What each thread of the learning's parallel loops keeps from one position to the next.
 struct SearchThread {

@@ -60,6 +60,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
   f.add(o.quiescence_depth), f.add(o.seed);
   if (o.loss != LossKind::kPairs) f.add(1000 + int(o.loss));  // older checkpoints keep theirs
   if (o.threatmate_penalty != 0) f.add(2000), f.add(o.threatmate_penalty);  // the same
+  if (o.threat_stand_pat) f.add(3000);
   for (const std::string& name : o.frozen)
     for (char ch : name) f.add(ch);
   for (int i = 0; i < kN; ++i) f.add(init.units()[i]);
@@ -397,8 +398,8 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
   // The root's sums, so that each move's leaf is evaluated from them, not from scratch.
   evaluator.evaluate(pos, w);
   for (int i = 0; i < n; ++i) {
-    const MoveLeaf leaf =
-        search_move_leaf(pos, evaluator, w, moves[i], o.quiescence_depth, o.threatmate_penalty);
+    const MoveLeaf leaf = search_move_leaf(pos, evaluator, w, moves[i], o.quiescence_depth,
+                                           o.threatmate_penalty, o.threat_stand_pat);
     if (leaf.mated) {
       mate[i] = 1;
       values[i] = leaf.value > 0 ? kMateValue : -kMateValue;

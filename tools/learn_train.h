@@ -51,6 +51,7 @@ struct LearnOptions {
   double window_cp = 700;      // Default: 700
   int quiescence_depth = kDefaultQuiescenceDepth;
   int threatmate_penalty = 0;  // see search_move_leaf; 0 (the default): mates in one unseen
+  bool threat_stand_pat = false;  // see search_move_leaf
   int threads = 2;             // searching threads. Default: 2
   uint64_t seed = 1;           // the passes' shuffling
   // Sections that keep their initial weights: a name matches the section of that name and
