@@ -78,7 +78,8 @@ bool threatened_with_mate(Position& pos) {
 
 // Quiescence search; fills pv with the line to the leaf (empty: this node is the leaf).
 // Sets *mated when the line ends in a mate, and *bonus to the constant part of the leaf's
-// value (the threatmate penalty), from this node's side to move.
+// value (the threatmate penalty or the threat stand-pat's loss), from this node's side to
+// move.
 Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value beta, int depth,
                  int ply, std::vector<Move>& pv, bool* mated, Value* bonus) {
   pv.clear();
