@@ -2,6 +2,7 @@
 // checkpoints, on the small records of tests/data/learn.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -190,14 +191,18 @@ TEST_CASE("learn search: a threatmate penalty sees mates in one and threats of t
 
 namespace {
 
-// The gradient check of one loss: finite differences of add_position_gradient's loss.
-void check_gradient(LossKind kind) {
+// The gradient check of one loss: finite differences of add_position_gradient's loss. With
+// `threats`, the shallow search's threatmate penalty and threat stand-pat are on, so that
+// leaves carry constant bonuses, which the stored leaves must give back.
+void check_gradient(LossKind kind, bool threats = false) {
   const std::vector<TrainingPosition> positions = fixture_positions();
   const eval::Weights w = eval::Weights::hand_set();
   std::vector<double> wd = hand_set_doubles();
   LearnOptions o;
   o.loss = kind;
   o.window_cp = 1e9;  // every leaf kept: the measured loss is then the one differentiated
+  if (threats) o.threatmate_penalty = 500, o.threat_stand_pat = true;
+  int bonus_leaves = 0;
   std::vector<LeafSet> sets;
   for (size_t i = 30; i < positions.size() && sets.size() < 4; i += 41) {
     Position pos;
@@ -211,9 +216,12 @@ void check_gradient(LossKind kind) {
     CHECK(add_position_gradient(set, wd.data(), o.scale_cp, 1.0, scratch.data(), kind) ==
           doctest::Approx(m.loss).epsilon(1e-9));
     CHECK(m.terms == (kind == LossKind::kPairs ? m.pairs : 1));
+    bonus_leaves += int(std::count_if(set.bonus.begin(), set.bonus.end(),
+                                      [](int16_t b) { return b != 0; }));
     sets.push_back(set);
   }
   REQUIRE(sets.size() >= 3);
+  CHECK((bonus_leaves > 0) == threats);
   auto loss = [&](const std::vector<double>& x, std::vector<double>* gradient) {
     std::vector<double> scratch(eval::kFeatureCount, 0.0);
     double sum = 0;
@@ -244,6 +252,8 @@ void check_gradient(LossKind kind) {
 TEST_CASE("learn gradient: the analytic gradient matches finite differences") {
   SUBCASE("pair loss") { check_gradient(LossKind::kPairs); }
   SUBCASE("softmax loss") { check_gradient(LossKind::kSoftmax); }
+  SUBCASE("pair loss, leaves with threat bonuses") { check_gradient(LossKind::kPairs, true); }
+  SUBCASE("softmax loss, leaves with threat bonuses") { check_gradient(LossKind::kSoftmax, true); }
 }
 
 TEST_CASE("learn train: the fixture's loss falls and its agreement rises") {
