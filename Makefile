@@ -43,12 +43,17 @@ TEST_SRC := $(wildcard tests/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 APP_OBJ  := $(APP_SRC:%.cpp=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+# GPS Shogi's evaluation as a reference (OpenShogiLib): in the tests and a developer binary of
+# its own, build/osl_agreement, so that the engine does not link libosl.
+OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o
+OSL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_agreement_main.o
 
-.PHONY: all bin tests-bin deps deps-if-missing test test-fast test-slow demo bench format clean fuzz
+.PHONY: all bin tests-bin osl-bin deps deps-if-missing test test-fast test-slow demo bench format clean fuzz
 
-all: bin tests-bin
+all: bin tests-bin osl-bin
 bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
 tests-bin: $(BUILD)/sashite_tests
+osl-bin: $(BUILD)/osl_agreement
 
 $(BUILD)/libsashite.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -58,8 +63,14 @@ $(BUILD)/libsashite.a: $(LIB_OBJ)
 $(BUILD)/sashite: $(APP_OBJ) $(BUILD)/libsashite.a
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/sashite_tests: $(TEST_OBJ) $(BUILD)/libsashite.a
+$(BUILD)/sashite_tests: $(TEST_OBJ) $(OSL_OBJ) $(BUILD)/libsashite.a
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+
+$(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(BUILD)/libsashite.a
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+# OpenShogiLib's search headers load a NodeType they never set (searchState2.h), which
+# UBSan's enum check reports; the code is the library's, compiled into this object only.
+$(OSL_OBJ): CXXFLAGS += -fno-sanitize=enum
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -168,4 +179,4 @@ $(FUZZ_BUILD)/obj/%.o: %.cpp
 
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_ALL:%=$(FUZZ_BUILD)/obj/fuzz/%.d)
 
--include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(OSL_OBJ:.o=.d) $(OSL_MAIN_OBJ:.o=.d)

@@ -22,6 +22,7 @@ else
     libcli11-dev libspdlog-dev
     libosl-dev          # OpenShogiLib: independent move-generation oracle in tests
     gpsshogi fairy-stockfish  # reference engines
+    gpsshogi-data       # GPS Shogi's evaluation: build/osl_agreement and its tests
     gnuplot-nox         # sashite learn curve --png
   )
 fi
