@@ -25,7 +25,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <osl/search/quiescenceSearch2.tcc>
 
 #include "engine/notation.h"
@@ -40,8 +39,9 @@ namespace {
 using Evaluation = osl::eval::ml::OpenMidEndingEval;
 using Quiescence = osl::search::QuiescenceSearch2<Evaluation>;
 
-// Table sizes and the depth below which the quiescence stops recording, as OSL's own
-// defaults: a fresh table for every move, as GPS Shogi's root search gives each move.
+// A fresh table for every move, so that no move's value depends on the moves valued before
+// it; the sizes are those of the developer program that first took this measure, and every
+// quiescence node is recorded (the lowest record limit, -QSearchTraits::MaxDepth).
 constexpr int kTableEntries = 100000;
 constexpr int kLargeTableEntries = 2000000;  // a move whose search filled the small one
 constexpr int kMinRecordLimit = -osl::search::QSearchTraits::MaxDepth;

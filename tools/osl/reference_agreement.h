@@ -27,7 +27,7 @@ struct ReferenceMeasure {
   int ties = 0;   // moves tied at the best value
   int legal = 0;  // legal moves
   MoveKind kind = kQuietMove;
-  int teacher_value = 0, best_value = 0;  // OSL's units (about 200 a pawn), the mover's view
+  int teacher_value = 0, best_value = 0;  // in OSL's own units, the mover's view
   std::string best_moves;                 // USI, comma-separated, the first few
 };
 
