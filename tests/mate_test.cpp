@@ -394,3 +394,51 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   CHECK(lines[2] == "checkmate timeout");
   CHECK(lines[3] == "checkmate timeout");
 }
+
+TEST_CASE("mate solver: an evasion that checks the attacker's king is answered as a check") {
+  // From a game against gpsusi (ply 107): Black, in check from the rook on 7f, blocks
+  // with B*8f, which checks the king on 3a. White's 7g8f+ takes the bishop and checks
+  // Black's king in turn: no mate. The solver once made White's evasions as if none gave
+  // check, so Black's later "checks" ignored its own king and it answered mate in 7.
+  Position pos;
+  REQUIRE(pos.set_sfen("+Bn1g2k1l/9/p2p1g2p/5N1P1/nP7/K1r1g1P2/P1s5P/2+s6/L6NL b RBGSL9Psp 107")
+              .is_ok());
+  for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+    const MateResult r = solve(pos, algo, 300'000);
+    CHECK_MESSAGE(r.status == MateStatus::kNoMate, to_string(algo));
+  }
+  // The counter-check itself leaves Black a single king move, which is no check.
+  Position after = pos;
+  for (const char* text : {"B*8f", "7g8f+"}) {
+    Move m;
+    REQUIRE(parse_usi_move(after, text, m).is_ok());
+    after.do_move(m);
+  }
+  CHECK(after.in_check());
+  CHECK(solve(after, MateAlgo::kDfpn, 1000).status == MateStatus::kNoMate);
+}
+
+TEST_CASE("mate in 3 agrees with depth-limited df-pn and PDS on positions from games") {
+  // Both kings on the board, as in the search's calls: the defender's evasions may check
+  // the attacker, which the problem sets (no attacking king) never exercise. Counter-checks
+  // within 3 plies are rare here; the case above is the regression test of that bug.
+  std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/record_positions.sfen");
+  REQUIRE(in.good());
+  std::string line;
+  int positions = 0, mates = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    Position pos;
+    REQUIRE_MESSAGE(pos.set_sfen(line).is_ok(), line);
+    ++positions;
+    const bool m3 = mate_in_3(pos, nullptr);
+    for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+      const MateResult r = solve(pos, algo, 200'000, 3);
+      CHECK_MESSAGE(m3 == (r.status == MateStatus::kMate), to_string(algo) << " " << line);
+    }
+    if (m3) ++mates;
+  }
+  MESSAGE(positions << " positions, " << mates << " mates in <= 3");
+  CHECK(positions > 2000);
+  CHECK(mates > 10);
+}

@@ -178,9 +178,13 @@ bool MateSearch::expand(int ply, Value* terminal) {
   const Color us = pos_.side_to_move();
   MateHooks* hooks = options_.hooks;
   const bool hook_numbers = hooks && hooks->wants_initial_numbers();
+  // An evasion may check the attacker's king (a counter-check): the attacker must then
+  // answer it, so the child must know it is in check.
+  const bool counter_checks = !or_node && pos_.king_square(attacker_) != kSquareNone;
   for (Move m : moves) {
     Child c;
     c.move = m;
+    c.gives_check = or_node || (counter_checks && pos_.gives_check(m));
     c.key = pos_.key_after(m);
     uint64_t child_hand_key = hand_key;
     if (m.is_drop()) {
@@ -277,7 +281,7 @@ void MateSearch::threshold_increments(int ply, uint32_t& pn_increment, uint32_t&
 
 MateSearch::Value MateSearch::search_child(int ply, Child& child, uint32_t thpn, uint32_t thdn,
                                            bool use_pds) {
-  pos_.do_move(child.move, is_or_node(ply));
+  pos_.do_move(child.move, child.gives_check);
   on_path_.emplace(child.key, ply + 1);
   const Value v = use_pds ? pds(ply + 1, thpn, thdn) : dfpn(ply + 1, thpn, thdn);
   if (auto it = on_path_.find(child.key); it != on_path_.end() && it->second == ply + 1)

@@ -51,6 +51,7 @@ class MateSearch {
     int mate_len = 0;
     int min_rep = kSound;
     bool sticky = false;     // a path-dependent disproof found while this frame is on the path
+    bool gives_check = false;  // every check; an evasion that checks the attacker's king
   };
   struct Value {
     uint32_t pn = 1, dn = 1;
