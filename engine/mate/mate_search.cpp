@@ -195,7 +195,7 @@ bool MateSearch::expand(int ply, Value* terminal) {
     c.board_key = c.key - child_hand_key;
     c.hand = or_node ? hand_after(pos_, m, hand) : hand;
     if (hook_numbers) {
-      pos_.do_move(m);
+      pos_.do_move(m, c.gives_check);
       hooks->initial_numbers(pos_, ply + 1, !or_node, c.init_pn, c.init_dn);
       pos_.undo_move();
       c.init_pn = std::clamp<uint32_t>(c.init_pn, 1, kInfinitePn - 1);
