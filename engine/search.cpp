@@ -511,6 +511,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       if (v > alpha) {
         best_move = m;
         if (kPvNode) update_pv(ply, m);
+        if (kRootNode) root_value_ = v;
         if (v >= beta) break;
         alpha = v;
       }
@@ -650,14 +651,41 @@ void Worker::iterate() {
       beta = std::min(previous + delta, kValueInfinite);
     }
     Value v = -kValueInfinite;
+    // The move that failed high in an earlier window of this iteration, with its value.
+    std::vector<Move> fail_high_pv;
+    Value fail_high_value = kValueNone;
     for (;;) {
       seldepth_ = 0;
       v = search<kRoot>(alpha, beta, depth, 0, false);
-      if (stopped()) break;
+      if (stopped()) {
+        // An unfinished iteration still counts where a root move's search finished above
+        // alpha: that move beat the last iteration's best at this depth (or confirmed it
+        // deeper), or failed high in an earlier window. (Before depth 1 is finished, the
+        // search has no value to go by: see unsearched_move.)
+        SearchInfo::Bound bound = SearchInfo::Bound::kExact;
+        if (completed_depth_ == 0) {
+          break;
+        } else if (pv_length_[0] > 0) {
+          best_pv_.assign(pv_[0], pv_[0] + pv_length_[0]);
+          best_value_ = root_value_;
+          if (root_value_ >= beta) bound = SearchInfo::Bound::kLower;
+        } else if (!fail_high_pv.empty()) {
+          best_pv_ = fail_high_pv;
+          best_value_ = fail_high_value;
+          bound = SearchInfo::Bound::kLower;
+        } else {
+          break;
+        }
+        if (id_ == 0) m.report(*this, depth, bound);
+        break;
+      }
       if (v <= alpha) {
+        fail_high_pv.clear();
         beta = (alpha + beta) / 2;
         alpha = std::max(v - delta, -kValueInfinite);
       } else if (v >= beta) {
+        fail_high_pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+        fail_high_value = v;
         beta = std::min(v + delta, kValueInfinite);
       } else {
         break;
@@ -766,10 +794,11 @@ void SearchManager::wait() {
   if (main_thread_.joinable()) main_thread_.join();
 }
 
-void SearchManager::report(const Worker& w, int depth) {
+void SearchManager::report(const Worker& w, int depth, SearchInfo::Bound bound) {
   if (!on_info_) return;
   SearchInfo info;
   info.depth = depth;
+  info.bound = bound;
   info.seldepth = std::max(w.seldepth(), depth);
   info.score = w.best_value();
   info.nodes = nodes();

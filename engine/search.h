@@ -158,6 +158,7 @@ class Worker {
   int root_depth_ = 0;
   Value best_value_ = -kValueInfinite;
   std::vector<Move> best_pv_;
+  Value root_value_ = -kValueInfinite;  // the value of the root move pv_[0] holds
   Move root_hint_ = kMoveNone;
   std::vector<Move> root_moves_;  // legal root moves (no useless non-promotions)
   int calls_ = 0;
@@ -216,7 +217,9 @@ class SearchManager {
   friend class Worker;
   void run();  // the main search thread's body
   SearchResult pick_result();
-  void report(const Worker& w, int depth);
+  // An info line for w's best line at `depth` (a lower bound: the unfinished iteration's
+  // move that failed high).
+  void report(const Worker& w, int depth, SearchInfo::Bound bound = SearchInfo::Bound::kExact);
   int64_t elapsed_ms() const;
   // Fills book_bonuses_ for the root and the positions after each root move; returns the
   // root's suggestions.

@@ -233,6 +233,47 @@ TEST_CASE("a search stopped at once plays a move: an unfinished value never resi
   }
 }
 
+TEST_CASE("a search stopped late in an iteration plays what that iteration found") {
+  // An endgame where the best move changes from one depth to the next. Stopped by a node
+  // limit after depth d finished but before depth d + 1 did, the search no longer throws
+  // the unfinished iteration away: once that iteration has searched its new best move, the
+  // move is played (the former rule played depth d's move up to the last node).
+  const std::string sfen = search_bench_positions()[9];
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  engine.set_option("USI_OwnBook", "false");
+  std::vector<SearchInfo> infos;
+  engine.set_info_callback([&](const SearchInfo& info) { infos.push_back(info); });
+  engine.new_game();
+  search_sfen(engine, sfen, 5);
+  // The last finished depth whose best move differs from the depth before it.
+  size_t change = 0;
+  for (size_t i = 1; i < infos.size(); ++i)
+    if (!infos[i].pv.empty() && !infos[i - 1].pv.empty() && infos[i].pv[0] != infos[i - 1].pv[0])
+      change = i;
+  REQUIRE(change > 0);
+  const Move before = infos[change - 1].pv[0], after = infos[change].pv[0];
+  const uint64_t from = infos[change - 1].nodes, to = infos[change].nodes;
+  engine.set_info_callback(nullptr);
+  int played_after = 0;
+  for (const double share : {0.9, 0.97}) {
+    engine.new_game();
+    REQUIRE(engine.set_position(sfen, {}).is_ok());
+    SearchLimits limits;
+    limits.nodes = from + uint64_t(double(to - from) * share);
+    const SearchResult r = engine.search(limits);
+    REQUIRE(r.kind == SearchResult::Kind::kMove);
+    CHECK(r.depth == infos[change - 1].depth);  // the finished depth is still reported as such
+    CHECK(legal_moves(engine.position()).contains(r.best));
+    played_after += r.best == after;
+    MESSAGE("stopped at " << limits.nodes << " nodes (depth " << infos[change].depth << " ends at "
+                          << to << "): " << format_usi_move(r.best) << ", depth "
+                          << infos[change - 1].depth << " played " << format_usi_move(before)
+                          << ", depth " << infos[change].depth << " " << format_usi_move(after));
+  }
+  CHECK(played_after > 0);
+}
+
 TEST_CASE("search: no legal move resigns, a valid declaration wins") {
   Engine engine;
   engine.set_option("USI_Hash", "16");
