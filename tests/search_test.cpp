@@ -256,6 +256,7 @@ TEST_CASE("a search stopped late in an iteration plays what that iteration found
   const uint64_t from = infos[change - 1].nodes, to = infos[change].nodes;
   engine.set_info_callback(nullptr);
   int played_after = 0;
+  std::string seen;  // what each stopped search played, for a failure's message
   for (const double share : {0.9, 0.97}) {
     engine.new_game();
     REQUIRE(engine.set_position(sfen, {}).is_ok());
@@ -266,11 +267,11 @@ TEST_CASE("a search stopped late in an iteration plays what that iteration found
     CHECK(r.depth == infos[change - 1].depth);  // the finished depth is still reported as such
     CHECK(legal_moves(engine.position()).contains(r.best));
     played_after += r.best == after;
-    MESSAGE("stopped at " << limits.nodes << " nodes (depth " << infos[change].depth << " ends at "
-                          << to << "): " << format_usi_move(r.best) << ", depth "
-                          << infos[change - 1].depth << " played " << format_usi_move(before)
-                          << ", depth " << infos[change].depth << " " << format_usi_move(after));
+    seen += "stopped at " + std::to_string(limits.nodes) + " nodes: " + format_usi_move(r.best) +
+            "; ";
   }
+  INFO(seen, "depth ", infos[change - 1].depth, " played ", format_usi_move(before), ", depth ",
+       infos[change].depth, " (ends at ", to, " nodes) ", format_usi_move(after));
   CHECK(played_after > 0);
 }
 
