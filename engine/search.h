@@ -117,6 +117,10 @@ class Worker {
   // Whether the static evaluation at `ply` beats the one of our previous node (2 plies up,
   // or 4 when that one was in check): the line improves our position, so prune less.
   bool improving(int ply, Value static_eval) const;
+  // A stopped iteration at `depth` (depth 1 finished): its best root move so far becomes
+  // the result, with its line reported, when one is known; see search.cpp.
+  void keep_unfinished_iteration(int depth, Value beta, const std::vector<Move>& fail_high_pv,
+                                 Value fail_high_value);
   void check_limits();
   bool stopped() const;
   // The in-search mate call (search_mate.cpp): mate_in(ply + line length) when the side to
