@@ -157,6 +157,9 @@ constexpr Value kProbCutMargin = 200;
 // static evaluation + 150 + 150 cp a ply stays at or under alpha), against none: +38 Elo
 // (95%: +5 .. +73) in 400 games at 40,000 nodes, but -27 (-61 .. +6) in 400 at 160,000:
 // not adopted (tighter margins lost at 40,000 already: 100 a ply -30, 100 + 125 a ply -26).
+// Reverse futility pruning itself at 200,000 nodes (November 30, 2026; against none, 163
+// games on 20-ply record prefixes, book off): +13 (95%: -39 .. +65), 51.8% (79-73-11): the
+// gain measured at 10,000 nodes does not turn into a loss at 200,000.
 constexpr int kReverseFutilityMaxDepth = 6;
 constexpr Value kReverseFutilityMargin = 150;
 
@@ -331,13 +334,15 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       eval - kReverseFutilityMargin * (depth - improving) >= beta)
     return eval;
 
-  // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play;
-  // depth / 3 instead of depth / 4: +16, 95% -30 .. +62, in 200 games at 200,000 nodes on
-  // openings 1-100 of wcsc28-200x12ply.txt, and +9, -38 .. +56, in 200 more on openings
-  // 101-200: too small to adopt).
+  // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play).
+  // depth / 3, not depth / 4 (until November 30, 2026), in self-play at 200,000 nodes a
+  // move, book off, on three opening sets: +16 (95% -30 .. +62) in 200 games on openings
+  // 1-100 of wcsc28-200x12ply.txt, +9 (-38 .. +56) in 200 on 101-200, and +41 (-11 .. +95),
+  // 55.8% (88-69-6), in 163 on 20-ply prefixes of the records in ../shared/data/records:
+  // about +20 (-7 .. +47) over the 563 games, positive on each set.
   if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
-    const int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+    const int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
     current_move_[ply] = kMoveNull;
     continuation_at_[ply] = &continuation_.sentinel();
     pos_.do_null_move();
