@@ -338,7 +338,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // depth / 3, not depth / 4 (until November 30, 2026), in self-play at 200,000 nodes a
   // move, book off, on three opening sets: +16 (95% -30 .. +62) in 200 games on openings
   // 1-100 of wcsc28-200x12ply.txt, +9 (-38 .. +56) in 200 on 101-200, and +41 (-11 .. +95),
-  // 55.8% (88-69-6), in 163 on 20-ply prefixes of the records in ../shared/data/records:
+  // 55.8% (88-69-6), in 163 on 20-ply prefixes of the championship and engine records:
   // about +20 (-7 .. +47) over the 563 games, positive on each set.
   if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
