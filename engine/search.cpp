@@ -335,7 +335,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     return eval;
 
   // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play).
-  // depth / 3, not depth / 4 (until November 30, 2026), in self-play at 200,000 nodes a
+  // depth / 3 (depth / 4 until November 30, 2026) scored, in self-play at 200,000 nodes a
   // move, book off, on three opening sets: +16 (95% -30 .. +62) in 200 games on openings
   // 1-100 of wcsc28-200x12ply.txt, +9 (-38 .. +56) in 200 on 101-200, and +41 (-11 .. +95),
   // 55.8% (88-69-6), in 163 on 20-ply prefixes of the championship and engine records:
