@@ -1,0 +1,50 @@
+// The bench signature: this build's search visits as many nodes as the optimised binary's.
+// Run by the debug+ASan/UBSan test binary, it is the check that undefined behaviour or an
+// uninitialised value does not change the search between builds (the sanitizer build makes
+// no `sashite` binary of its own: the test binary searches in process).
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "engine/search_bench.h"
+
+namespace {
+
+const std::string kOptimisedBinary = SASHITE_TEST_DATA_DIR "/../../build/sashite";
+
+// The N of the first "Nodes searched: N" line in `text`, or -1.
+int64_t nodes_searched(const std::string& text) {
+  const std::string key = "Nodes searched: ";
+  const size_t at = text.find(key);
+  if (at == std::string::npos) return -1;
+  try {
+    return std::stoll(text.substr(at + key.size()));
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("bench signature: the search at depth 6 visits as many nodes as build/sashite's") {
+  REQUIRE_MESSAGE(access(kOptimisedBinary.c_str(), X_OK) == 0,
+                  "no executable at " << kOptimisedBinary);
+  std::string optimised_output;
+  FILE* pipe = popen((kOptimisedBinary + " bench --depth 6 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) optimised_output += buffer;
+  REQUIRE(pclose(pipe) == 0);
+  const int64_t optimised = nodes_searched(optimised_output);
+  REQUIRE_MESSAGE(optimised > 0, "no node count in: " << optimised_output);
+
+  std::ostringstream this_output;
+  const engine::SearchBenchResult here = engine::run_search_bench(this_output, 6);
+  CHECK(nodes_searched(this_output.str()) == int64_t(here.nodes));
+  MESSAGE("bench signature (depth 6): optimised " << optimised << ", this build " << here.nodes);
+  CHECK(int64_t(here.nodes) == optimised);
+}
