@@ -106,7 +106,11 @@ TEST_CASE("mate control: initial numbers and increments follow the prediction an
   CHECK(defender.sfen() == sfen);
 }
 
-TEST_CASE("mate control: the controlled solvers still answer right and verify their lines") {
+// Data-set runs (here and below) are in the "slow" suite, the optimised build only: under the
+// sanitizers they searched about ten times slower, half of that suite's time, while the smaller
+// mate tests run the same solver code there.
+TEST_CASE("mate control: the controlled solvers still answer right and verify their lines" *
+          doctest::test_suite("slow")) {
   const auto model = shipped_model();
   const std::vector<tools::MateProblem> mates = load_problems("mate3_mate5_head20.sfen");
   const std::vector<tools::MateProblem> nomates = load_problems("nomate_nogare17.sfen");
@@ -183,7 +187,8 @@ TEST_CASE("mate control: the node-limit control keeps the nodes actually searche
   }
 }
 
-TEST_CASE("mate control: the comparison tables count every position under every control") {
+TEST_CASE("mate control: the comparison tables count every position under every control" *
+          doctest::test_suite("slow")) {
   const auto model = shipped_model();
   std::vector<tools::MateProblem> problems = load_problems("mate3_mate5_head20.sfen");
   for (const tools::MateProblem& p : load_problems("nomate_nogare17.sfen")) problems.push_back(p);

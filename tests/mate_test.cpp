@@ -203,7 +203,10 @@ TEST_CASE("mate in 3 on the mate3/mate5 set; both solvers prove every one with a
   }
 }
 
-TEST_CASE("kongo set: mates only, every line replayed; nogare set: never a mate") {
+// In the "slow" suite (the optimised build only), as the larger sets below: under the
+// sanitizers it took half a minute, and the smaller mate tests run the same code there.
+TEST_CASE("kongo set: mates only, every line replayed; nogare set: never a mate" *
+          doctest::test_suite("slow")) {
   for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
     int solved = 0;
     for (const tools::MateProblem& p : load("mate_kongo50.sfen")) {
