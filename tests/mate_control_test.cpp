@@ -106,9 +106,9 @@ TEST_CASE("mate control: initial numbers and increments follow the prediction an
   CHECK(defender.sfen() == sfen);
 }
 
-// Data-set runs (here and below) are in the "slow" suite, the optimised build only: under the
-// sanitizers they searched about ten times slower, half of that suite's time, while the smaller
-// mate tests run the same solver code there.
+// This data-set run and the comparison tables below are in the "slow" suite, the optimised
+// build only: under the sanitizers they searched about ten times slower, a quarter of that
+// suite's time, while the smaller mate tests run the same solver code there.
 TEST_CASE("mate control: the controlled solvers still answer right and verify their lines" *
           doctest::test_suite("slow")) {
   const auto model = shipped_model();
