@@ -7,7 +7,8 @@
 #        OPT_<dir>=-O2 (one directory's optimisation, below), NATIVE=1 (-march=native),
 #        DEBUG_INFO=-g1 (with DEBUG=1: line tables only, what sanitizer reports need;
 #        `make test` uses it: its sanitizer build takes three quarters of the time of -g's),
-#        POPCNT=0 (no -mpopcnt, for a CPU without it; the default follows /proc/cpuinfo).
+#        POPCNT=0 (no -mpopcnt, for a CPU without it; the default follows /proc/cpuinfo),
+#        UNITY_TESTS=0 (compile the test files one by one; below), TEST_UNITS=6.
 
 CXX      ?= g++
 BUILD    ?= build
@@ -23,8 +24,9 @@ else
   CXXFLAGS += -DNDEBUG
 endif
 # Optimisation by top directory, OPT_<dir> (compiling is most of `make test`'s time).
-# Release: the library at -O3; the command-line front ends (app/: CLI11 code, run once a
-# command) at -O1 and the tests' own code at -O0: half the compiling, the same binary speed.
+# Release: the engine, the book and the tools at -O3; the CSA client (network-bound) and the
+# command-line front ends (app/: CLI11 code, run once a command) at -O1, the tests' own code
+# at -O0: half the compiling, the same binary speed.
 # DEBUG=1 (the sanitizer build): the engine and the book, whose searches and scans the tests
 # run, at -O1; the client and tools at -Og, the tests' code at -O0. Under the sanitizers these
 # compile 1.5 to 3 times faster than -O1; each level was chosen by the suites' running times.
@@ -38,7 +40,7 @@ ifeq ($(DEBUG),1)
 else
   OPT_engine ?= -O3
   OPT_book   ?= -O3
-  OPT_client ?= -O3
+  OPT_client ?= -O1
   OPT_tools  ?= -O3
   OPT_app    ?= -O1
   OPT_tests  ?= -O0
@@ -65,13 +67,30 @@ APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 APP_OBJ  := $(APP_SRC:%.cpp=$(BUILD)/obj/%.o)
-TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+# The tests' files compile in TEST_UNITS groups: each group a "unity" source in
+# $(BUILD)/unity/ that #includes its files, so that doctest's, the library's and Boost.Asio's
+# headers are parsed once a group rather than once a file (about half the compiling of the
+# tests). Each test file keeps its code in a namespace named after it, so the files of a group
+# do not clash. UNITY_TESTS=0 compiles every file alone (quicker when working on one test;
+# it also checks that each file includes what it uses). Alone always: the doctest runner, and
+# the two files that compile OpenShogiLib's headers (with their own macros and levels).
+UNITY_TESTS ?= 1
+TEST_UNITS  ?= 6
+TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp
+ifeq ($(UNITY_TESTS),1)
+  TEST_GROUPED := $(filter-out $(TEST_ALONE),$(TEST_SRC))
+  UNITY_SRC := $(foreach k,$(shell seq $(TEST_UNITS)),$(BUILD)/unity/tests_$(k).cpp)
+  UNITY_OBJ := $(UNITY_SRC:$(BUILD)/unity/%.cpp=$(BUILD)/obj/unity/%.o)
+  TEST_OBJ := $(TEST_ALONE:%.cpp=$(BUILD)/obj/%.o) $(UNITY_OBJ)
+else
+  TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+endif
 # GPS Shogi's evaluation as a reference (OpenShogiLib): in the tests and a developer binary of
 # its own, build/osl_agreement, so that the engine does not link libosl.
 OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o
 OSL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_agreement_main.o
 
-.PHONY: all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format clean fuzz
+.PHONY: FORCE all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format clean fuzz
 
 all: bin tests-bin osl-bin
 bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
@@ -96,6 +115,8 @@ $(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(BUILD)/libsashite.a
 $(OSL_OBJ): CXXFLAGS += -fno-sanitize=enum
 # OpenShogiLib's move generator is compiled into this test, which runs it on 25,000 positions.
 $(BUILD)/obj/tests/osl_oracle_test.o: OPT_tests := -O1
+# toml11's parser, run once per client start: 9 s to compile at -O0, 13 at -O1, 28 at -O3.
+$(BUILD)/obj/client/csa_config.o: OPT_client := -O0
 # doctest's assertions as function calls rather than inline blocks: a quarter less compiling
 # of the tests; an exception thrown inside an assertion fails its test case instead.
 $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
@@ -103,6 +124,20 @@ $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(call opt_for,$<) -c -o $@ $<
+
+# The unity sources: file k of TEST_UNITS includes every TEST_UNITS-th test file (a round
+# robin over the sorted list, so that the heavy client tests spread over the groups). The
+# list is rewritten only when a test file comes or goes.
+$(BUILD)/unity/tests.list: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(TEST_GROUPED) > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+$(UNITY_SRC): $(BUILD)/unity/tests_%.cpp: $(BUILD)/unity/tests.list
+	awk -v k=$* -v n=$(TEST_UNITS) 'NR % n == k % n { printf "#include \"%s\"\n", $$0 }' $< > $@
+$(UNITY_OBJ): $(BUILD)/obj/unity/%.o: $(BUILD)/unity/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(OPT_tests) -c -o $@ $<
+FORCE:
 
 # The default opening book: data/book/README.md. Built into a new directory, then swapped in;
 # rebuilt when its source or the book format changes (not on every relink).

@@ -21,10 +21,12 @@ struct BenchOptions {
   int depth = 9;
   std::vector<std::string> options;  // NAME=VALUE engine options
   bool perft = false;
+  std::string perft_file;  // with --perft: every count of this reference file instead
 };
 
-// sashite bench [--depth D] [--option NAME=VALUE]... [--perft]: the search benchmark (or the
-// perft suite); ends with "Nodes searched: N" and "Nodes/second: R".
+// sashite bench [--depth D] [--option NAME=VALUE]... [--perft [--perft-file FILE]]: the search
+// benchmark (or the perft suite, or every count of a perft reference file); ends with
+// "Nodes searched: N" and "Nodes/second: R".
 int run_bench(const BenchOptions& options);
 
 // sashite records check PATH...: parses and replays every .csa record.

@@ -31,8 +31,13 @@ int main(int argc, char** argv) {
       "bench", "search benchmark: fixed positions, one thread, fixed depth (--perft: move generation)");
   bench->add_option("--depth", bench_options.depth, "search depth per position")->check(CLI::Range(1, 64));
   bench->add_option("--option", bench_options.options, "engine option NAME=VALUE (repeatable)");
-  bench->add_flag("--perft", bench_options.perft, "run the perft suite instead (move generation speed)");
-
+  CLI::Option* bench_perft = bench->add_flag("--perft", bench_options.perft,
+                                             "run the perft suite instead (move generation speed)");
+  bench
+      ->add_option("--perft-file", bench_options.perft_file,
+                   "with --perft: check and time every count of this reference file "
+                   "(`sfen <SFEN> | <depth 1> <depth 2> ...` a line; tests/data/perft.txt)")
+      ->needs(bench_perft);
 
   tools::MatchOptions match_options;
   CLI::App* match = app.add_subcommand("match", "play games between two USI engines");

@@ -1,14 +1,15 @@
 // sashite perft and sashite bench.
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "app/commands.h"
 #include "engine/benchmark.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
-#include "engine/search_bench.h"
 #include "engine/position.h"
+#include "engine/search_bench.h"
 
 int run_perft(const PerftOptions& options) {
   engine::Position pos;
@@ -39,6 +40,20 @@ int run_perft(const PerftOptions& options) {
 }
 
 int run_bench(const BenchOptions& options) {
+  if (options.perft && !options.perft_file.empty()) {
+    std::ifstream in(options.perft_file);
+    if (!in) {
+      std::cerr << "sashite bench: cannot read " << options.perft_file << "\n";
+      return 2;
+    }
+    std::vector<engine::PerftBenchCase> cases;
+    if (const engine::Status status = engine::read_perft_cases(in, options.perft_file, cases);
+        !status) {
+      std::cerr << "sashite bench: " << status.message() << "\n";
+      return 2;
+    }
+    return engine::run_perft_bench(std::cout, cases) ? 0 : 1;
+  }
   if (options.perft) return engine::run_perft_bench(std::cout) ? 0 : 1;
   engine::run_search_bench(std::cout, options.depth, options.options);
   return 0;

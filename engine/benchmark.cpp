@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 
 #include "engine/perft.h"
 #include "engine/position.h"
@@ -22,12 +23,48 @@ const std::vector<PerftBenchCase>& perft_bench_suite() {
   return suite;
 }
 
-bool run_perft_bench(std::ostream& out) {
+Status read_perft_cases(std::istream& in, const std::string& name,
+                        std::vector<PerftBenchCase>& cases) {
+  std::string line;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    const std::string where = name + ": line " + std::to_string(line_number) + ": ";
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (line.compare(first, 5, "sfen ") != 0)
+      return Status::error(where + "expected 'sfen <SFEN> | <counts>'");
+    const size_t bar = line.find('|');
+    if (bar == std::string::npos) return Status::error(where + "no '|' before the counts");
+    std::string sfen = line.substr(first + 5, bar - first - 5);
+    while (!sfen.empty() && sfen.back() == ' ') sfen.pop_back();
+    Position pos;
+    if (const Status status = pos.set_sfen(sfen); !status)
+      return Status::error(where + status.message());
+    std::istringstream counts(line.substr(bar + 1));
+    std::string word;
+    int depth = 0;
+    while (counts >> word) {
+      uint64_t count = 0;
+      size_t used = 0;
+      try {
+        count = std::stoull(word, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != word.size() || word[0] == '-')
+        return Status::error(where + "count '" + word + "' is not a number");
+      cases.push_back({sfen, ++depth, count});
+    }
+    if (depth == 0) return Status::error(where + "no counts after '|'");
+  }
+  return Status::ok();
+}
+
+bool run_perft_bench(std::ostream& out, const std::vector<PerftBenchCase>& cases) {
   using Clock = std::chrono::steady_clock;
   uint64_t total = 0;
   double total_seconds = 0;
   bool all_ok = true;
-  for (const PerftBenchCase& c : perft_bench_suite()) {
+  for (const PerftBenchCase& c : cases) {
     Position pos;
     if (!pos.set_sfen(c.sfen)) return false;
     const auto start = Clock::now();
@@ -39,12 +76,12 @@ bool run_perft_bench(std::ostream& out) {
     all_ok &= ok;
     char line[160];
     std::snprintf(line, sizeof line, "perft %d %12llu leaves %8.3f s %8.1f M/s %s  ", c.depth,
-                  (unsigned long long)leaves, seconds, leaves / seconds / 1e6,
+                  (unsigned long long)leaves, seconds, seconds > 0 ? leaves / seconds / 1e6 : 0.0,
                   ok ? "ok" : "WRONG");
     out << line << c.sfen << "\n";
   }
   out << "Nodes searched: " << total << "\n";
-  out << "Nodes/second: " << uint64_t(total / total_seconds) << "\n";
+  out << "Nodes/second: " << uint64_t(total_seconds > 0 ? total / total_seconds : 0) << "\n";
   return all_ok;
 }
 

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "engine/status.h"
 
 namespace engine {
 
@@ -17,8 +20,15 @@ struct PerftBenchCase {
 // The fixed suite `sashite bench` runs: the start position to depth 6 and four others.
 const std::vector<PerftBenchCase>& perft_bench_suite();
 
-// Runs the suite on one thread, printing one line per position and the totals
+// Reads a perft reference file (tests/data/perft.txt): `sfen <SFEN> | <count at depth 1>
+// <count at depth 2> ...` a line; `#` comments and blank lines are skipped. Every count is a
+// case of its own. A malformed line is an error naming `name` and the line number.
+Status read_perft_cases(std::istream& in, const std::string& name,
+                        std::vector<PerftBenchCase>& cases);
+
+// Runs the cases on one thread, printing one line per case and the totals
 // ("Nodes searched: N", "Nodes/second: R"). Returns false if a count is wrong.
-bool run_perft_bench(std::ostream& out);
+bool run_perft_bench(std::ostream& out,
+                     const std::vector<PerftBenchCase>& cases = perft_bench_suite());
 
 }  // namespace engine

@@ -13,6 +13,8 @@
 
 #include "engine/search_bench.h"
 
+namespace bench_signature_test {
+
 namespace {
 
 const std::string kOptimisedBinary = SASHITE_TEST_DATA_DIR "/../../build/sashite";
@@ -49,3 +51,5 @@ TEST_CASE("bench signature: the search at depth 6 visits as many nodes as build/
   MESSAGE("bench signature (depth 6): optimised " << optimised << ", this build " << here.nodes);
   CHECK(int64_t(here.nodes) == optimised);
 }
+
+}  // namespace bench_signature_test

@@ -9,6 +9,8 @@
 #include "engine/engine.h"
 #include "engine/notation.h"
 
+namespace book_guidance_test {
+
 using namespace engine;
 
 namespace {
@@ -152,3 +154,5 @@ TEST_CASE("book: a loader failure is reported once and the engine plays on witho
   CHECK(r.kind == SearchResult::Kind::kMove);
   CHECK(calls == 1);
 }
+
+}  // namespace book_guidance_test

@@ -25,6 +25,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace book_import_test {
+
 namespace fs = std::filesystem;
 using namespace book;
 
@@ -461,3 +463,5 @@ TEST_CASE("book import: every format through the LevelDB store and back") {
     if (e.key == engine::Position().key()) CHECK(e.moves.front().count == 14);
   fs::remove_all(templ);
 }
+
+}  // namespace book_import_test

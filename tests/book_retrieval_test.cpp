@@ -18,6 +18,8 @@
 #include "tests/test_prng.h"
 #include "tools/book_bench.h"
 
+namespace book_retrieval_test {
+
 using namespace engine;
 using book::Book;
 using book::BookEntry;
@@ -345,3 +347,5 @@ TEST_CASE("book probes from several threads at once agree with one thread") {
   for (std::thread& t : threads) t.join();
   CHECK(mismatches == 0);
 }
+
+}  // namespace book_retrieval_test

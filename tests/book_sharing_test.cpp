@@ -13,6 +13,8 @@
 #include "engine/engine.h"
 #include "engine/notation.h"
 
+namespace book_sharing_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -116,3 +118,5 @@ TEST_CASE("book sharing: two engines use one book at once and keep no lock") {
   REQUIRE(b.set_position("startpos", {"7g7f"}).is_ok());
   CHECK(engine::format_usi_move(b.search(limits).best) == "3c3d");
 }
+
+}  // namespace book_sharing_test

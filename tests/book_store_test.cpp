@@ -20,6 +20,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace book_store_test {
+
 namespace fs = std::filesystem;
 using namespace book;
 
@@ -385,3 +387,5 @@ TEST_CASE("book import: GPS TSV errors name the file and line") {
   s = import_gps_tsv("/nonexistent/file.tsv", builder, stats);
   CHECK(s.message().rfind("/nonexistent/file.tsv: cannot open", 0) == 0);
 }
+
+}  // namespace book_store_test

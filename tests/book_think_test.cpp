@@ -29,6 +29,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace book_think_test {
+
 using namespace tools;
 namespace fs = std::filesystem;
 
@@ -411,3 +413,5 @@ TEST_CASE("book think: killed with SIGKILL after the first batch, resumed, equal
   CHECK(o.str().find(std::to_string(partial) + " already in") != std::string::npos);
   CHECK(book_text(out) == expected);
 }
+
+}  // namespace book_think_test

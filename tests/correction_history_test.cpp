@@ -8,6 +8,8 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 
+namespace correction_history_test {
+
 using namespace engine;
 
 namespace {
@@ -61,3 +63,5 @@ TEST_CASE("correction history: starts at zero and follows the search's errors") 
   CHECK(history->correction(pos, none) == 0);
   CHECK(history->correction(after, previous) == 0);
 }
+
+}  // namespace correction_history_test

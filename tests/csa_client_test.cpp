@@ -24,6 +24,8 @@
 #include "engine/notation.h"
 #include "tests/file_text.h"
 
+namespace csa_client_test {
+
 using namespace client;
 using boost::asio::ip::tcp;
 namespace fs = std::filesystem;
@@ -462,3 +464,5 @@ TEST_CASE("AsioTransport survives any byte sequence and reports the close") {
 }
 
 TEST_SUITE_END();
+
+}  // namespace csa_client_test

@@ -10,6 +10,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace csa_config_test {
+
 using client::CsaConfig;
 
 namespace {
@@ -246,3 +248,5 @@ TEST_CASE("validate_for_login refuses a game name that is not one printable toke
   c.game = "floodgate-60-2F";
   CHECK(client::validate_for_login(c));
 }
+
+}  // namespace csa_config_test

@@ -36,6 +36,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace csa_end_to_end_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -571,3 +573,5 @@ TEST_CASE("e2e: a server delaying every line by 100 ms; a whole game without a t
 }
 
 TEST_SUITE_END();
+
+}  // namespace csa_end_to_end_test

@@ -10,6 +10,8 @@
 
 #include "tests/temp_dir.h"
 
+namespace csa_files_test {
+
 namespace {
 
 void touch(const std::string& path) { std::ofstream(path) << "V2.2\n"; }
@@ -50,3 +52,5 @@ TEST_CASE("list_csa_files takes a named file whatever its extension, and names a
   REQUIRE(engine::list_csa_files(dir.path.string(), none).is_ok());
   CHECK(none.empty());  // game.txt is found only when named
 }
+
+}  // namespace csa_files_test

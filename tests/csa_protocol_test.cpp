@@ -12,6 +12,8 @@
 #include "engine/csa_notation.h"
 #include "tests/test_prng.h"
 
+namespace csa_protocol_test {
+
 using namespace client;
 using engine::kBlack;
 using engine::kWhite;
@@ -542,3 +544,5 @@ TEST_CASE("summary: random mutations never crash the parser") {
     if (parser.finished() && parser.error().empty()) (void)parser.summary().position();
   }
 }
+
+}  // namespace csa_protocol_test

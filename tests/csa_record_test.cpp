@@ -17,6 +17,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace csa_record_test {
+
 using namespace engine;
 
 namespace {
@@ -806,3 +808,5 @@ TEST_CASE("CSA special move names") {
 }
 
 TEST_SUITE_END();
+
+}  // namespace csa_record_test

@@ -10,6 +10,8 @@
 #include "engine/csa_record.h"
 #include "tools/csa_server_login.h"
 
+namespace csa_server_game_test {
+
 using engine::kBlack;
 using engine::kWhite;
 using tools::ServerGame;
@@ -273,3 +275,5 @@ TEST_CASE("server login: passwords and Game_ID times") {
   CHECK(a.size() == 14);
   CHECK(std::stoll(b) == std::stoll(a) + 1);
 }
+
+}  // namespace csa_server_game_test

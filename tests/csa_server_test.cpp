@@ -31,6 +31,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace csa_server_test {
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -353,3 +355,5 @@ TEST_CASE("server e2e: hostile input never stops the server") {
   RawClient c(server.port);
   login(c, "carol", "demo-60-5");
 }
+
+}  // namespace csa_server_test

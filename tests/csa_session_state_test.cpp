@@ -9,6 +9,8 @@
 #include "engine/csa_notation.h"
 #include "tests/csa_test_driver.h"
 
+namespace csa_session_state_test {
+
 using namespace client;
 using namespace csa_test;
 using engine::kBlack;
@@ -396,3 +398,5 @@ TEST_CASE("session: Max_Moves reached, sennichite, and a second immediate quit")
   q.handle(200, event::QuitRequested{true});
   CHECK(std::count(q.transport.sent.begin(), q.transport.sent.end(), "%TORYO") == 1);
 }
+
+}  // namespace csa_session_state_test

@@ -22,6 +22,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace csa_session_test {
+
 using namespace client;
 using namespace csa_test;
 using engine::kBlack;
@@ -356,3 +358,5 @@ TEST_CASE("transcripts: special endings, records, rejections, x1 logout") {
   CHECK(!r.driver->results[0].outcome);
   CHECK(r.driver->session.record().result_comments[0] == "connection lost before the result");
 }
+
+}  // namespace csa_session_test

@@ -11,6 +11,8 @@
 #include "scrambled_weights.h"
 #include "test_prng.h"
 
+namespace eval_incremental_test {
+
 using namespace engine;
 using namespace engine::eval;
 
@@ -118,3 +120,5 @@ TEST_CASE("incremental eval: long games wrap its ply ring; switching weights res
   evaluator.reset();
   CHECK(evaluator.evaluate(pos, changing) == evaluate(pos, scrambled));
 }
+
+}  // namespace eval_incremental_test

@@ -20,6 +20,8 @@
 #include "engine/position.h"
 #include "scrambled_weights.h"
 
+namespace eval_test {
+
 using namespace engine;
 using namespace engine::eval;
 
@@ -482,3 +484,5 @@ TEST_CASE("eval: the hand-set weights leave the learned-only sections at 0") {
   CHECK(feature_name(kOpeningOffset + kMobilityOffset + slider_index(kHorse) * 17 + 9) ==
         "opening_mobility[horse][9]");
 }
+
+}  // namespace eval_test

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+namespace game_clock_test {
+
 using namespace client;
 using engine::kBlack;
 using engine::kWhite;
@@ -178,3 +180,5 @@ TEST_CASE("clock: Time_Roundup, Least_Time_Per_Move, Delay, unlimited, moves pla
   CHECK(f.remaining_ms(kWhite) == 300000 - 26000 + 20000);
   CHECK(f.available_ms(kBlack) == 310000);
 }
+
+}  // namespace game_clock_test

@@ -11,6 +11,8 @@
 
 #include "temp_dir.h"
 
+namespace learn_curve_test {
+
 using namespace tools;
 namespace fs = std::filesystem;
 
@@ -245,3 +247,5 @@ TEST_CASE("learn curve: the gnuplot script") {
   const engine::Status bad = run_gnuplot("gnuplot", "plot $nothing using 1:2\nexit\n");
   CHECK_FALSE(bad.is_ok());
 }
+
+}  // namespace learn_curve_test

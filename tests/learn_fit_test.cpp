@@ -17,6 +17,8 @@
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
+namespace learn_fit_test {
+
 using namespace engine;
 using namespace tools;
 
@@ -196,3 +198,5 @@ TEST_CASE("learn fit: --anchor pulls the penalty toward the initial weights") {
   // Toward 0: the pawn's material value (index 0) shrinks step after step.
   CHECK(to_zero.get(0) < init.get(0) - 20);  // about 28 cp after the 20 steps
 }
+
+}  // namespace learn_fit_test

@@ -23,6 +23,8 @@
 #include "tools/child_process.h"
 #include "tools/learn_fit.h"
 
+namespace learn_label_test {
+
 using namespace engine;
 using namespace tools;
 namespace fs = std::filesystem;
@@ -424,3 +426,5 @@ TEST_CASE("learn label: the command line") {
   CHECK(copy.moves[2].comments.front() == "** 3 depth 3 nodes 30");
   CHECK(copy.moves[3].comments.front() == "** -4 depth 3 nodes 40");
 }
+
+}  // namespace learn_label_test

@@ -12,6 +12,8 @@
 #include "engine/position.h"
 #include "temp_dir.h"
 
+namespace learn_teach_test {
+
 using namespace tools;
 namespace fs = std::filesystem;
 
@@ -164,3 +166,5 @@ TEST_CASE("learn teach: option checks") {
   o.byoyomi_ms = 1000;
   CHECK(validate_teach_options(o).is_ok());
 }
+
+}  // namespace learn_teach_test

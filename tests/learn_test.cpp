@@ -21,6 +21,8 @@
 #include "tools/learn_search.h"
 #include "tools/learn_train.h"
 
+namespace learn_test {
+
 using namespace engine;
 using namespace tools;
 
@@ -497,3 +499,5 @@ TEST_CASE("learn train: frozen sections keep their initial weights") {
   CHECK_FALSE(bad.is_ok());
   CHECK(bad.message().find("--freeze pieces: no such section") != std::string::npos);
 }
+
+}  // namespace learn_test

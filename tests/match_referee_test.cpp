@@ -9,6 +9,8 @@
 #include "tools/match_openings.h"
 #include "tools/match_referee.h"
 
+namespace match_referee_test {
+
 using namespace tools;
 
 namespace {
@@ -143,3 +145,5 @@ TEST_CASE("referee: time loss and engine faults") {
   CHECK(c.record().result == engine::CsaSpecialMove::kChudan);
   CHECK(c.record().result_comments.back().find("exited with status 3") != std::string::npos);
 }
+
+}  // namespace match_referee_test

@@ -8,6 +8,8 @@
 
 #include "tools/match_search_info.h"
 
+namespace match_search_info_test {
+
 using namespace tools;
 
 namespace {
@@ -189,3 +191,5 @@ TEST_CASE("search info: the record comment, from Black's point of view") {
   CHECK(format_search_score(mate(0, false)) == "-M0");
   CHECK(cp(7).negated().negated() == cp(7));
 }
+
+}  // namespace match_search_info_test

@@ -25,6 +25,8 @@
 #define SASHITE_TEST_DATA_DIR "tests/data"
 #endif
 
+namespace match_test {
+
 using namespace tools;
 namespace fs = std::filesystem;
 
@@ -448,3 +450,5 @@ TEST_SUITE("slow") {
     }
   }
 }
+
+}  // namespace match_test

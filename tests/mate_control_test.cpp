@@ -15,6 +15,8 @@
 #include "engine/notation.h"
 #include "tools/mate_compare.h"
 
+namespace mate_control_test {
+
 using namespace engine;
 using namespace engine::mate;
 
@@ -277,3 +279,5 @@ TEST_CASE("mate calls in the search: MateControl limit loads the model and searc
   CHECK(s.message().find("/nonexistent/svm.model") != std::string::npos);
   CHECK(engine.search(limits).kind == SearchResult::Kind::kMove);  // falls back to none
 }
+
+}  // namespace mate_control_test

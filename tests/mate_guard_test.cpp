@@ -7,6 +7,8 @@
 #include "engine/mate/solver.h"
 #include "engine/notation.h"
 
+namespace mate_guard_test {
+
 using namespace engine;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("mate guard: MateGuardNodes takes 0 (off) and rejects negative limits"
   CHECK(engine.set_option("MateGuardNodes", "0").is_ok());
   CHECK(!engine.set_option("MateGuardNodes", "-1").is_ok());
 }
+
+}  // namespace mate_guard_test

@@ -28,6 +28,8 @@
 #include "engine/position.h"
 #include "tools/mate_bench.h"
 
+namespace mate_osl_bench_test {
+
 using namespace engine;
 using namespace engine::mate;
 
@@ -166,3 +168,5 @@ TEST_CASE("mate bench: our PDS and df-pn against OSL's df-pn" * doctest::skip())
     }
   }
 }
+
+}  // namespace mate_osl_bench_test

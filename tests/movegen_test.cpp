@@ -19,6 +19,8 @@
 #include "engine/position.h"
 #include "tests/test_prng.h"
 
+namespace movegen_test {
+
 using namespace engine;
 
 namespace {
@@ -845,3 +847,5 @@ TEST_CASE("generators, legality, hashing and do/undo agree on many positions") {
   CHECK(cov.drops > 1000);
   CHECK(cov.pawn_drop_mates > 0);
 }
+
+}  // namespace movegen_test

@@ -16,6 +16,8 @@
 #include "engine/position.h"
 #include "tests/test_prng.h"
 
+namespace notation_test {
+
 using namespace engine;
 
 namespace {
@@ -629,3 +631,5 @@ TEST_CASE("USI moves: bad strings are errors, never crashes") {
   }
   CHECK(accepted > 20);
 }
+
+}  // namespace notation_test

@@ -41,6 +41,8 @@
 #include "engine/position.h"
 #include "tests/test_prng.h"
 
+namespace osl_oracle_test {
+
 using namespace engine;
 
 namespace {
@@ -422,3 +424,5 @@ TEST_CASE("OSL oracle: bulk (over 25000 positions)") {
   CHECK(random_stats.in_check + hunt_stats.in_check + record_stats.in_check >= 1000);
   CHECK(composed_stats.pawn_drop_mates >= 100);
 }
+
+}  // namespace osl_oracle_test

@@ -12,6 +12,8 @@
 #include "tools/learn_data.h"
 #include "tools/osl/reference_agreement.h"
 
+namespace osl_reference_test {
+
 using namespace engine;
 using namespace tools;
 using namespace tools::osl_reference;
@@ -102,3 +104,5 @@ TEST_CASE("osl reference: two threads measure as one does; OSL's move count is o
   CHECK(s.heldout_agreement >= 0.0);
   CHECK(s.heldout_agreement <= 1.0);
 }
+
+}  // namespace osl_reference_test

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+namespace parallel_for_test {
+
 using namespace tools;
 
 namespace {
@@ -58,3 +60,5 @@ TEST_CASE("parallel_for_with_progress: nothing to do, and zero threads meaning o
   CHECK(order == std::vector<int>{0, 1, 2, 3, 4});
   CHECK(out.str().empty());
 }
+
+}  // namespace parallel_for_test

@@ -1,5 +1,7 @@
 // perft against published leaf counts: start position to depth 4 (fast), every line of
-// tests/data/perft.txt in the slow suite.
+// tests/data/perft.txt in the slow suite (up to 150 million leaves), the file's reader.
+#include "engine/perft.h"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -7,36 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "engine/benchmark.h"
 #include "engine/movegen.h"
-#include "engine/perft.h"
 #include "engine/position.h"
+
+namespace perft_test {
 
 using namespace engine;
 
 namespace {
 
-struct PerftLine {
-  std::string sfen;
-  std::vector<uint64_t> counts;
-};
-
-std::vector<PerftLine> read_perft_file() {
+std::vector<PerftBenchCase> read_perft_file() {
   std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/perft.txt");
   REQUIRE(in.good());
-  std::vector<PerftLine> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with("sfen ")) continue;
-    size_t bar = line.find('|');
-    REQUIRE(bar != std::string::npos);
-    PerftLine p;
-    p.sfen = line.substr(5, bar - 5);
-    std::istringstream counts(line.substr(bar + 1));
-    uint64_t n;
-    while (counts >> n) p.counts.push_back(n);
-    lines.push_back(p);
-  }
-  return lines;
+  std::vector<PerftBenchCase> cases;
+  const Status status = read_perft_cases(in, "perft.txt", cases);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  return cases;
 }
 
 }  // namespace
@@ -50,11 +39,12 @@ TEST_CASE("perft from the start position to depth 4") {
 }
 
 TEST_CASE("perft of every reference position to depth 2") {
-  for (const PerftLine& p : read_perft_file()) {
-    CAPTURE(p.sfen);
+  for (const PerftBenchCase& c : read_perft_file()) {
+    if (c.depth > 2) continue;
+    CAPTURE(c.sfen);
     Position pos;
-    REQUIRE(pos.set_sfen(p.sfen).is_ok());
-    for (size_t d = 0; d < p.counts.size() && d < 2; ++d) CHECK(perft(pos, int(d + 1)) == p.counts[d]);
+    REQUIRE(pos.set_sfen(c.sfen).is_ok());
+    CHECK(perft(pos, c.depth) == c.expected);
   }
 }
 
@@ -67,16 +57,55 @@ TEST_CASE("perft divide sums to perft") {
 }
 
 TEST_SUITE("slow") {
-  TEST_CASE("perft: every line of perft.txt at every depth") {
-    for (const PerftLine& p : read_perft_file()) {
-      CAPTURE(p.sfen);
+  // Every count up to 150 million leaves (about 4 s); the three larger ones (547 and 517
+  // million, 4.2 billion: a minute) are checked by `sashite bench --perft --perft-file
+  // tests/data/perft.txt`, the first two by `sashite bench --perft` too.
+  TEST_CASE("perft: every line of perft.txt at every depth up to 150 million leaves") {
+    int checked = 0;
+    for (const PerftBenchCase& c : read_perft_file()) {
+      if (c.expected > 150'000'000) continue;
+      CAPTURE(c.sfen);
+      CAPTURE(c.depth);
       Position pos;
-      REQUIRE(pos.set_sfen(p.sfen).is_ok());
-      for (size_t d = 0; d < p.counts.size(); ++d) {
-        CAPTURE(d + 1);
-        CHECK(perft(pos, int(d + 1)) == p.counts[d]);
-      }
+      REQUIRE(pos.set_sfen(c.sfen).is_ok());
+      CHECK(perft(pos, c.depth) == c.expected);
       CHECK(pos.is_consistent());
+      ++checked;
     }
+    CHECK(checked == 26);
   }
 }
+
+TEST_CASE("perft reference files: every count a case; bad lines named by file and line") {
+  std::istringstream good(
+      "# comment\n\nsfen 4k4/9/9/9/9/9/9/9/9 b 16P 1 | 72 355\n"
+      "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 | 30\n");
+  std::vector<PerftBenchCase> cases;
+  REQUIRE(read_perft_cases(good, "good.txt", cases).is_ok());
+  REQUIRE(cases.size() == 3);
+  CHECK(cases[1].sfen == "4k4/9/9/9/9/9/9/9/9 b 16P 1");
+  CHECK(cases[1].depth == 2);
+  CHECK(cases[1].expected == 355);
+  std::ostringstream out;
+  CHECK(run_perft_bench(out, cases));
+  CHECK(out.str().find("Nodes searched: 457\n") != std::string::npos);
+  cases[2].expected = 31;
+  CHECK_FALSE(run_perft_bench(out, cases));
+  CHECK(out.str().find("WRONG") != std::string::npos);
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"sfen 9/9/9 b - 1 | 1\n", "bad.txt: line 1: "},
+           {"\nperft 4k4/9/9/9/9/9/9/9/9 b - 1 | 1\n", "bad.txt: line 2: expected 'sfen"},
+           {"sfen 4k4/9/9/9/9/9/9/9/9 b - 1 1 5\n", "bad.txt: line 1: no '|'"},
+           {"sfen 4k4/9/9/9/9/9/9/9/9 b - 1 | 5 x\n", "bad.txt: line 1: count 'x'"},
+           {"sfen 4k4/9/9/9/9/9/9/9/9 b - 1 | -5\n", "bad.txt: line 1: count '-5'"},
+           {"sfen 4k4/9/9/9/9/9/9/9/9 b - 1 |\n", "bad.txt: line 1: no counts"}}) {
+    std::istringstream in(text);
+    std::vector<PerftBenchCase> bad;
+    const Status status = read_perft_cases(in, "bad.txt", bad);
+    CAPTURE(text);
+    REQUIRE_FALSE(status.is_ok());
+    CHECK(status.message().rfind(message, 0) == 0);
+  }
+}
+
+}  // namespace perft_test

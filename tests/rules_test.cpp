@@ -11,6 +11,8 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 
+namespace rules_test {
+
 using namespace engine;
 
 namespace {
@@ -339,3 +341,5 @@ TEST_CASE("entering-king declaration after real moves") {
   play(pos, "5i4i");
   CHECK_FALSE(pos.can_declare_win());
 }
+
+}  // namespace rules_test

@@ -21,6 +21,8 @@
 #include "engine/see.h"
 #include "engine/timeman.h"
 
+namespace search_test {
+
 using namespace engine;
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -448,3 +450,5 @@ TEST_CASE("Lazy SMP: several threads search together and return a legal move") {
   const SearchResult b = engine.search(limits);
   CHECK(a.nodes == b.nodes);
 }
+
+}  // namespace search_test

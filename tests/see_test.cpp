@@ -11,6 +11,8 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 
+namespace see_test {
+
 using namespace engine;
 
 namespace {
@@ -95,3 +97,5 @@ TEST_CASE("see_ge answers as the whole swap list does, at every threshold around
   CHECK(moves > 50000);
   CHECK(exchanges > 1000);
 }
+
+}  // namespace see_test

@@ -17,6 +17,8 @@
 #include "tools/svm_data.h"
 #include "tools/svm_train.h"
 
+namespace svm_test {
+
 using namespace engine;
 using namespace engine::mate;
 namespace f = engine::mate::feature;
@@ -401,3 +403,5 @@ TEST_CASE("svm features: the same for a position and its colour-flipped mirror")
   }
   CHECK(positions > 300);
 }
+
+}  // namespace svm_test

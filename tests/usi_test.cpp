@@ -27,6 +27,8 @@
 #define SASHITE_BINARY SASHITE_TEST_DATA_DIR "/../../build/sashite"
 #endif
 
+namespace usi_test {
+
 using namespace engine;
 
 namespace {
@@ -907,3 +909,5 @@ TEST_SUITE("slow") {
     }
   }
 }
+
+}  // namespace usi_test
