@@ -1,4 +1,5 @@
-// The move-generation benchmark: times perft over positions with published counts.
+// The move-generation benchmark: times perft over positions with published counts (a fixed
+// suite, or the lines of a perft reference file).
 #include "engine/benchmark.h"
 
 #include <chrono>

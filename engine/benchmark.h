@@ -1,4 +1,4 @@
-// The move-generation benchmark: a fixed perft suite, timed.
+// The move-generation benchmark: a fixed perft suite, or every count of a reference file, timed.
 #pragma once
 
 #include <cstdint>
