@@ -8,7 +8,8 @@
 #        DEBUG_INFO=-g1 (with DEBUG=1: line tables only, what sanitizer reports need;
 #        `make test` uses it: its sanitizer build takes three quarters of the time of -g's),
 #        POPCNT=0 (no -mpopcnt, for a CPU without it; the default follows /proc/cpuinfo),
-#        UNITY_TESTS=0 (compile the test files one by one; below), TEST_UNITS=6.
+#        UNITY=0 (compile the tests', tools' and app files one by one; below),
+#        TEST_UNITS=6, TOOLS_UNITS=3, APP_UNITS=1 (the number of groups of each).
 
 CXX      ?= g++
 BUILD    ?= build
@@ -65,26 +66,37 @@ CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 LIB_SRC  := $(wildcard engine/*.cpp engine/*/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
-LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
-APP_OBJ  := $(APP_SRC:%.cpp=$(BUILD)/obj/%.o)
-# The tests' files compile in TEST_UNITS groups: each group a "unity" source in
-# $(BUILD)/unity/ that #includes its files, so that doctest's, the library's and Boost.Asio's
-# headers are parsed once a group rather than once a file (the grouped files compiled in 61
-# CPU-seconds instead of 118 in release, in 137 instead of 204 under the sanitizers). Each
-# test file keeps its code in a namespace named after it, so the files of a group do not
-# clash. UNITY_TESTS=0 compiles every file alone (quicker when working on one test; it also
-# checks that each file includes what it uses). Alone always: the doctest runner, and
-# the two files that compile OpenShogiLib's headers (with their own macros and levels).
-UNITY_TESTS ?= 1
+# Unity groups: the test files, the tools' files and the command-line files compile in groups,
+# each group a source in $(BUILD)/unity/ that #includes its files, so that the headers they
+# share (doctest, CLI11, Boost.Asio, the library's own) are parsed once a group rather than
+# once a file. Measured one compile at a time: the 42 grouped test files 118 -> 61 CPU-s in
+# release and 204 -> 137 under the sanitizers; the 16 app/ files 142 -> 22 CPU-s; the 35
+# tools/ files in release 146 -> 57 (in one group). Inside a group the files share one
+# translation unit: a name in one file's anonymous namespace is seen by the others, so two
+# files must not define the same one (the compiler says so), and each test file keeps its
+# code in a namespace named after it. UNITY=0 compiles every file alone (quicker when working
+# on one file; it also checks that each file includes what it uses). The engine, the book and
+# the client compile file by file (the engine's code generation must not depend on its
+# neighbours). Alone always: the doctest runner, and the two test files that compile
+# OpenShogiLib's headers (with their own macros and levels).
+UNITY       ?= 1
 TEST_UNITS  ?= 6
+TOOLS_UNITS ?= 3
+APP_UNITS   ?= 1
 TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp
-ifeq ($(UNITY_TESTS),1)
+TOOLS_SRC   := $(wildcard tools/*.cpp)
+ifeq ($(UNITY),1)
+  unity_sources = $(foreach k,$(shell seq $2),$(BUILD)/unity/$1_$(k).cpp)
+  unity_objects = $(foreach k,$(shell seq $2),$(BUILD)/obj/unity/$1_$(k).o)
   TEST_GROUPED := $(filter-out $(TEST_ALONE),$(TEST_SRC))
-  UNITY_SRC := $(foreach k,$(shell seq $(TEST_UNITS)),$(BUILD)/unity/tests_$(k).cpp)
-  UNITY_OBJ := $(UNITY_SRC:$(BUILD)/unity/%.cpp=$(BUILD)/obj/unity/%.o)
-  TEST_OBJ := $(TEST_ALONE:%.cpp=$(BUILD)/obj/%.o) $(UNITY_OBJ)
+  TEST_OBJ := $(TEST_ALONE:%.cpp=$(BUILD)/obj/%.o) $(call unity_objects,tests,$(TEST_UNITS))
+  LIB_OBJ  := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(filter-out $(TOOLS_SRC),$(LIB_SRC))) \
+              $(call unity_objects,tools,$(TOOLS_UNITS))
+  APP_OBJ  := $(call unity_objects,app,$(APP_UNITS))
 else
   TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+  LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
+  APP_OBJ  := $(APP_SRC:%.cpp=$(BUILD)/obj/%.o)
 endif
 # GPS Shogi's evaluation as a reference (OpenShogiLib): in the tests and a developer binary of
 # its own, build/osl_agreement, so that the engine does not link libosl.
@@ -126,18 +138,26 @@ $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(call opt_for,$<) -c -o $@ $<
 
-# The unity sources: file k of TEST_UNITS includes every TEST_UNITS-th test file (a round
-# robin over the sorted list, so that the heavy client tests spread over the groups). The
-# list is rewritten only when a test file comes or goes.
-$(BUILD)/unity/tests.list: FORCE
-	@mkdir -p $(@D)
-	@printf '%s\n' $(TEST_GROUPED) > $@.new
-	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
-$(UNITY_SRC): $(BUILD)/unity/tests_%.cpp: $(BUILD)/unity/tests.list
-	awk -v k=$* -v n=$(TEST_UNITS) 'NR % n == k % n { printf "#include \"%s\"\n", $$0 }' $< > $@
-$(UNITY_OBJ): $(BUILD)/obj/unity/%.o: $(BUILD)/unity/%.cpp
-	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(OPT_tests) -c -o $@ $<
+# The unity groups (above): $(call unity_group,NAME,FILES,N,OPT) writes $(BUILD)/unity/NAME.list
+# and N sources NAME_k.cpp, source k including every N-th file of the sorted list (a round robin,
+# so that the heavy files, Boost.Asio's users, spread over the groups), compiled at OPT. The
+# list is rewritten only when a file comes or goes, so a no-op `make` rebuilds nothing.
+define unity_group
+$$(BUILD)/unity/$1.list: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $2 > $$@.new
+	@if cmp -s $$@.new $$@; then rm $$@.new; else mv $$@.new $$@; fi
+$$(call unity_sources,$1,$3): $$(BUILD)/unity/$1_%.cpp: $$(BUILD)/unity/$1.list
+	awk -v k=$$* -v n=$3 'NR % n == k % n { printf "#include \"%s\"\n", $$$$0 }' $$< > $$@
+$$(call unity_objects,$1,$3): $$(BUILD)/obj/unity/$1_%.o: $$(BUILD)/unity/$1_%.cpp
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS) $$(OPT_$4) -c -o $$@ $$<
+endef
+ifeq ($(UNITY),1)
+  $(eval $(call unity_group,tests,$(TEST_GROUPED),$(TEST_UNITS),tests))
+  $(eval $(call unity_group,tools,$(TOOLS_SRC),$(TOOLS_UNITS),tools))
+  $(eval $(call unity_group,app,$(APP_SRC),$(APP_UNITS),app))
+endif
 FORCE:
 
 # The default opening book: data/book/README.md. Built into a new directory, then swapped in;

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "app/command_error.h"
 #include "book/book_builder.h"
 #include "book/book_db.h"
 #include "book/book_format.h"
@@ -42,11 +43,6 @@ struct StatsOptions {
   std::string book;
 };
 
-[[noreturn]] void fail(const std::string& command, const std::string& message) {
-  std::cerr << "sashite book " << command << ": " << message << '\n';
-  throw CLI::RuntimeError(1);
-}
-
 using tools::seconds_since;
 
 std::string utc_now() {
@@ -66,7 +62,7 @@ void run_import(const ImportOptions& o) {
   // Opened first: a wrong, foreign or locked directory is reported before a long read.
   book::BookDb db;
   engine::Status s = db.open(o.book, /*create=*/true);
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   const auto start = std::chrono::steady_clock::now();
   book::BookBuilder builder;
   book::ImportStats stats;
@@ -89,16 +85,16 @@ void run_import(const ImportOptions& o) {
       if (!s) break;
     }
   }
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   const double read_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
 
   s = builder.write(db);
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   std::string provenance;
   bool found = false;
   s = db.get_meta("provenance", provenance, found);
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   std::string line = utc_now() + " import --format " + o.format;
   if (o.format == "csa")
     line += " --max-ply " + std::to_string(o.max_ply) + " --result " + o.result +
@@ -107,14 +103,14 @@ void run_import(const ImportOptions& o) {
   line += ": " + std::to_string(stats.rows) + " moves read, " +
           std::to_string(builder.position_count()) + " positions\n";
   s = db.put_meta("provenance", provenance + line);
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   size_t positions = 0, moves = 0;
   s = db.for_each([&](const book::BookEntry& e) {
     ++positions;
     moves += e.moves.size();
     return true;
   });
-  if (!s) fail("import", s.message());
+  if (!s) fail_command("book import", s.message());
   db.close();
   const double write_seconds = seconds_since(write_start);
   const double total_seconds = seconds_since(start);
@@ -146,36 +142,38 @@ void run_import(const ImportOptions& o) {
 void run_export(const ExportOptions& o) {
   std::vector<book::BookEntry> entries;
   engine::Status s = book::load_book(o.book, entries);
-  if (!s) fail("export", s.message());
+  if (!s) fail_command("book export", s.message());
   size_t written = 0;
   if (o.out.empty()) {
     s = book::write_yaneuraou_book(entries, std::cout, &written);
     std::cout.flush();
   } else {
     std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-    if (!out) fail("export", o.out + ": cannot open for writing");
+    if (!out) fail_command("book export", o.out + ": cannot open for writing");
     s = book::write_yaneuraou_book(entries, out, &written);
     out.close();
     if (s && !out) s = engine::Status::error(o.out + ": write error");
   }
-  if (!s) fail("export", s.message());
+  if (!s) fail_command("book export", s.message());
   if (!o.out.empty()) std::printf("wrote %zu positions to %s\n", written, o.out.c_str());
 }
 
 void run_stats(const StatsOptions& o) {
   book::BookDb db;
   engine::Status s = db.open(o.book, /*create=*/false);
-  if (!s) fail("stats", s.message());
+  if (!s) fail_command("book stats", s.message());
   std::vector<book::BookEntry> entries;
   s = db.for_each([&](const book::BookEntry& e) {
     entries.push_back(e);
     return true;
   });
-  if (!s) fail("stats", s.message());
+  if (!s) fail_command("book stats", s.message());
   std::string provenance, startpos_key;
   bool has_provenance = false, has_key = false;
-  if (!(s = db.get_meta("provenance", provenance, has_provenance))) fail("stats", s.message());
-  if (!(s = db.get_meta("startpos_key", startpos_key, has_key))) fail("stats", s.message());
+  if (!(s = db.get_meta("provenance", provenance, has_provenance)))
+    fail_command("book stats", s.message());
+  if (!(s = db.get_meta("startpos_key", startpos_key, has_key)))
+    fail_command("book stats", s.message());
   db.close();
 
   size_t moves = 0, valued = 0, with_results = 0, empty = 0;

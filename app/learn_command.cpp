@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_error.h"
 #include "app/learn_curve_command.h"
 #include "app/learn_fit_command.h"
 #include "app/learn_label_command.h"
@@ -22,11 +23,6 @@ namespace {
 
 using engine::Status;
 namespace eval = engine::eval;
-
-[[noreturn]] void fail(const std::string& message) {
-  std::cerr << "sashite learn train: " << message << '\n';
-  throw CLI::RuntimeError(1);
-}
 
 struct TrainCommandOptions {
   tools::TrainingSources sources;
@@ -69,14 +65,18 @@ void run_train(const TrainCommandOptions& o) {
   const tools::TrainingSources& src = o.sources;
   if (src.records.empty() && src.teachers.empty() && src.train_records.empty() &&
       src.train_teachers.empty())
-    fail("give --records DIR, --teachers FILE, --train-records DIR or --train-teachers FILE");
+    fail_command(
+        "learn train",
+        "give --records DIR, --teachers FILE, --train-records DIR or --train-teachers FILE");
   if (src.train_records.empty() && (!src.train_player.empty() || src.train_skip_plies > 0))
-    fail("--train-player and --train-skip-plies apply to --train-records, and none was given");
+    fail_command(
+        "learn train",
+        "--train-player and --train-skip-plies apply to --train-records, and none was given");
   const auto start = std::chrono::steady_clock::now();
   std::vector<tools::TrainingPosition> positions;
   tools::TrainingCounts counts;
   if (Status s = tools::gather_training_positions(o.sources, positions, counts, &std::cerr); !s)
-    fail(s.message());
+    fail_command("learn train", s.message());
   tools::thin_positions(positions, o.max_positions);
   std::fprintf(stderr,
                "%d records (%zu positions), %zu teacher positions, %zu training-only record "
@@ -86,12 +86,12 @@ void run_train(const TrainCommandOptions& o) {
 
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set")
-    if (Status s = init.load(o.init); !s) fail(s.message());
+    if (Status s = init.load(o.init); !s) fail_command("learn train", s.message());
 
   eval::Weights out;
   std::vector<tools::IterationStats> stats;
   if (Status s = tools::train_weights(o.learn, positions, init, out, stats, &std::cerr); !s)
-    fail(s.message());
+    fail_command("learn train", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -116,7 +116,7 @@ void run_train(const TrainCommandOptions& o) {
          << " s\n"
          << table_text;
   out.set_header(header.str());
-  if (Status s = out.save(o.out); !s) fail(s.message());
+  if (Status s = out.save(o.out); !s) fail_command("learn train", s.message());
   std::fputs(table_text.c_str(), stdout);
   std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
 }
@@ -212,7 +212,8 @@ void add_learn_train_command(CLI::App& learn) {
   train->add_flag("--resume", l.resume, "continue from the checkpoint directory's state");
   train->add_flag("--progress", l.progress, "progress bar on stderr");
   train->callback([o] {
-    if (o->learn.resume && o->learn.checkpoint_dir.empty()) fail("--resume needs --checkpoint");
+    if (o->learn.resume && o->learn.checkpoint_dir.empty())
+      fail_command("learn train", "--resume needs --checkpoint");
     run_train(*o);
   });
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_error.h"
 #include "engine/eval/weights.h"
 #include "engine/shipped_file.h"
 #include "tools/learn_fit.h"
@@ -25,11 +26,6 @@ struct FitCommandOptions {
   tools::ValueSampleOptions samples;
   tools::FitOptions fit;
 };
-
-[[noreturn]] void fail(const std::string& message) {
-  std::cerr << "sashite learn fit: " << message << '\n';
-  throw CLI::RuntimeError(1);
-}
 
 // The command as run, every option with its effective value, for the weight file's header.
 std::string command_line(const FitCommandOptions& o) {
@@ -57,7 +53,7 @@ void run_fit(const FitCommandOptions& o) {
     const size_t first = samples.size();
     tools::ValueSampleCounts counts;
     if (engine::Status s = tools::collect_value_samples(dir, o.samples, samples, counts); !s)
-      fail(s.message());
+      fail_command("learn fit", s.message());
     for (size_t i = first; i < samples.size(); ++i) samples[i].group += groups;
     groups += counts.records;
     std::fprintf(stderr,
@@ -70,12 +66,12 @@ void run_fit(const FitCommandOptions& o) {
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set") {
     const std::string path = o.init == "default" ? engine::default_eval_file() : o.init;
-    if (engine::Status s = init.load(path); !s) fail(s.message());
+    if (engine::Status s = init.load(path); !s) fail_command("learn fit", s.message());
   }
   eval::Weights out;
   std::vector<tools::FitStats> stats;
   if (engine::Status s = tools::fit_weights(o.fit, samples, init, out, stats, &std::cerr); !s)
-    fail(s.message());
+    fail_command("learn fit", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string table = tools::format_fit_table(stats);
@@ -89,7 +85,7 @@ void run_fit(const FitCommandOptions& o) {
          << "th game); " << int(seconds) << " s\n"
          << table;
   out.set_header(header.str());
-  if (engine::Status s = out.save(o.out); !s) fail(s.message());
+  if (engine::Status s = out.save(o.out); !s) fail_command("learn fit", s.message());
   std::fputs(table.c_str(), stdout);
   std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
 }

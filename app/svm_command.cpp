@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_error.h"
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
 #include "engine/position.h"
@@ -24,15 +25,11 @@ using engine::Status;
 using engine::mate::MateFeatures;
 using engine::mate::SvmModel;
 
-[[noreturn]] void fail(const std::string& command, const std::string& message) {
-  std::cerr << "sashite svm " << command << ": " << message << '\n';
-  throw CLI::RuntimeError(1);
-}
-
 SvmModel load_model_or_fail(const std::string& command, std::string path) {
   if (path.empty()) path = engine::mate::default_svm_model_path();
   SvmModel model;
-  if (Status s = engine::mate::load_svm_model(path, model); !s) fail(command, s.message());
+  if (Status s = engine::mate::load_svm_model(path, model); !s)
+    fail_command("svm " + command, s.message());
   return model;
 }
 
@@ -53,7 +50,7 @@ std::vector<Position> read_positions(const std::string& command, std::istream& i
     if (sfen.substr(0, 5) == "sfen ") sfen.remove_prefix(5);
     Position pos;
     if (Status s = pos.set_sfen(sfen); !s)
-      fail(command, name + ":" + std::to_string(line_number) + ": " + s.message());
+      fail_command("svm " + command, name + ":" + std::to_string(line_number) + ": " + s.message());
     positions.push_back(pos);
   }
   return positions;
@@ -87,14 +84,14 @@ void run_data(DataOptions o) {
     o.labeller = names.substr(0, names.find(','));
   }
   const tools::MateLabeller label = tools::find_mate_labeller(o.labeller, s);
-  if (!s) fail("data", s.message());
+  if (!s) fail_command("svm data", s.message());
   o.data.records_dir = o.records;
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-  if (!out) fail("data", o.out + ": cannot write");
+  if (!out) fail_command("svm data", o.out + ": cannot write");
   tools::SvmDataStats stats;
   const auto start = std::chrono::steady_clock::now();
   s = tools::make_svm_data(o.data, label, out, stats, &std::cerr);
-  if (!s) fail("data", s.message());
+  if (!s) fail_command("svm data", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
@@ -119,7 +116,7 @@ struct TrainOptions {
 
 void run_train(const TrainOptions& o) {
   std::vector<tools::SvmExample> examples;
-  if (Status s = tools::read_svm_data(o.data, examples); !s) fail("train", s.message());
+  if (Status s = tools::read_svm_data(o.data, examples); !s) fail_command("svm train", s.message());
   std::vector<MateFeatures> x(examples.size());
   std::vector<bool> mate(examples.size());
   int mates = 0, records = 0;
@@ -140,7 +137,7 @@ void run_train(const TrainOptions& o) {
   tools::SvmTrainResult result;
   const auto start = std::chrono::steady_clock::now();
   if (Status s = tools::train_mate_model_cv(x, mate, options, result); !s)
-    fail("train", s.message());
+    fail_command("svm train", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("data %s: %zu positions (%d from records, %zu from search): mate %d, nomate %zu\n",
@@ -162,22 +159,22 @@ void run_train(const TrainOptions& o) {
           << examples.size() << " positions, " << mates << " mate; C=" << result.best_c << "; "
           << o.folds << "-fold cross-validated accuracy " << result.cross_validation.accuracy();
   if (Status s = engine::mate::save_svm_model(o.out, result.model, comment.str()); !s)
-    fail("train", s.message());
+    fail_command("svm train", s.message());
   std::printf("wrote %s\n", o.out.c_str());
 }
 
-struct BenchOptions {
+struct SvmBenchOptions {
   std::string sfens;
   std::string model;
   int repeat = 200;
 };
 
-void run_bench(const BenchOptions& o) {
+void run_svm_bench(const SvmBenchOptions& o) {
   const SvmModel model = load_model_or_fail("bench", o.model);
   std::ifstream in(o.sfens);
-  if (!in) fail("bench", o.sfens + ": cannot open");
+  if (!in) fail_command("svm bench", o.sfens + ": cannot open");
   const std::vector<Position> positions = read_positions("bench", in, o.sfens);
-  if (positions.empty()) fail("bench", o.sfens + ": no positions");
+  if (positions.empty()) fail_command("svm bench", o.sfens + ": no positions");
   MateFeatures x;
   double sink = 0;
   // Process CPU time, not wall time: the figure stays meaningful on a loaded machine.
@@ -269,12 +266,12 @@ void add_svm_command(CLI::App& app) {
   train->add_option("--c", train_options->c_grid, "C values to try (default 2^-8..2^4)");
   train->callback([train_options] { run_train(*train_options); });
 
-  auto bench_options = std::make_shared<BenchOptions>();
+  auto bench_options = std::make_shared<SvmBenchOptions>();
   CLI::App* bench =
       svm->add_subcommand("bench", "time features plus prediction: nanoseconds per position");
   bench->add_option("--sfens", bench_options->sfens, "file of SFEN lines")->required();
   bench->add_option("--model", bench_options->model, "model file (default: the shipped one)");
   bench->add_option("--repeat", bench_options->repeat, "passes over the file")
       ->check(CLI::Range(1, 1000000));
-  bench->callback([bench_options] { run_bench(*bench_options); });
+  bench->callback([bench_options] { run_svm_bench(*bench_options); });
 }

@@ -33,8 +33,6 @@ Status error_at(std::string_view name, int line, int column, const std::string& 
                        std::to_string(column) + ": " + message);
 }
 
-const char* color_name(Color c) { return c == kBlack ? "Black" : "White"; }
-
 // The square of CSA digits file and rank ('1'..'9').
 Square square_of(char file, char rank) { return make_square(file - '1', rank - '1'); }
 

@@ -8,6 +8,9 @@ namespace engine {
 // Black (先手, sente) moves first and moves toward rank a; White (後手, gote) toward rank i.
 enum Color : int { kBlack = 0, kWhite = 1, kColorNb = 2 };
 
+// "Black" or "White", for messages.
+constexpr const char* color_name(Color c) { return c == kBlack ? "Black" : "White"; }
+
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 // Squares, numbered file-major from Black's point of view:

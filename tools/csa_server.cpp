@@ -35,6 +35,12 @@ namespace {
 
 constexpr size_t kMaxPendingOutput = 1 << 20;  // a client that does not read is dropped
 
+}  // namespace
+
+// The server's clients and games. A named namespace rather than an anonymous one: Impl, which
+// holds them, has external linkage (GCC warns of that when this file is compiled in a group).
+namespace csa_server_detail {
+
 struct GameSlot;
 
 // One client. Owned by the server's connection list (and kept alive by pending handlers).
@@ -77,9 +83,12 @@ struct GameSlot {
   bool ended = false;    // end_game done
 };
 
-}  // namespace
+}  // namespace csa_server_detail
 
 struct CsaServer::Impl {
+  using Connection = csa_server_detail::Connection;
+  using GameSlot = csa_server_detail::GameSlot;
+
   Impl(const ServerOptions& o, std::ostream& os)
       : options(o), out(os), acceptor(io), signals(io), t0(std::chrono::steady_clock::now()) {}
 

@@ -13,12 +13,6 @@ using engine::CsaSpecialMove;
 using engine::kBlack;
 using engine::kWhite;
 
-namespace {
-
-const char* side_name(Color c) { return c == kBlack ? "Black" : "White"; }
-
-}  // namespace
-
 std::vector<std::string> summary_position_lines(const engine::PositionSetup& setup) {
   std::vector<std::string> out;
   for (int r = 0; r < 9; ++r) {
@@ -179,7 +173,7 @@ ServerGame::Lines ServerGame::play(Color c, std::string_view line, int64_t now_m
 
 void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
   const Color us = side_to_move();
-  const std::string who = std::string(side_name(us)) + " (" + config_.names[us] + ")";
+  const std::string who = std::string(engine::color_name(us)) + " (" + config_.names[us] + ")";
   const int64_t elapsed_ms = std::max<int64_t>(0, now_ms - turn_start_ms_);
   if (clock_.is_time_up(us, elapsed_ms)) {
     finish(out, {"#TIME_UP"}, ~us, "", "time up", CsaSpecialMove::kTimeUp,
@@ -248,9 +242,8 @@ void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
              CsaSpecialMove::kOuteSennichite, "perpetual check by " + who);
       return;
     case engine::Repetition::kLoss:  // the side to move now gave every check
-      finish(out, {"#OUTE_SENNICHITE"}, us, "", "oute_sennichite",
-             CsaSpecialMove::kOuteSennichite,
-             "perpetual check by " + std::string(side_name(~us)) + " (" +
+      finish(out, {"#OUTE_SENNICHITE"}, us, "", "oute_sennichite", CsaSpecialMove::kOuteSennichite,
+             "perpetual check by " + std::string(engine::color_name(~us)) + " (" +
                  config_.names[~us] + ")");
       return;
   }
@@ -266,7 +259,7 @@ ServerGame::Lines ServerGame::check_time(int64_t now_ms) {
   const int64_t elapsed_ms = std::max<int64_t>(0, now_ms - turn_start_ms_);
   if (clock_.is_time_up(us, elapsed_ms))
     finish(out, {"#TIME_UP"}, ~us, "", "time up", CsaSpecialMove::kTimeUp,
-           std::string(side_name(us)) + " (" + config_.names[us] + ") ran out of time (" +
+           std::string(engine::color_name(us)) + " (" + config_.names[us] + ") ran out of time (" +
                std::to_string(elapsed_ms) + " ms, silent)");
   return out;
 }
@@ -290,7 +283,7 @@ ServerGame::Lines ServerGame::disconnect(Color c, int64_t now_ms) {
   if (phase_ == Phase::kAgreeWaiting) return reject(c);
   if (phase_ != Phase::kPlaying) return out;
   (void)now_ms;
-  const std::string who = std::string(side_name(c)) + " (" + config_.names[c] + ")";
+  const std::string who = std::string(engine::color_name(c)) + " (" + config_.names[c] + ")";
   // The record: %TORYO when the side to move left (as shogi-server logs it); when the other
   // side left, %TORYO would name the wrong side, so an illegal action of that side.
   const CsaSpecialMove special =

@@ -24,7 +24,7 @@ namespace eval = engine::eval;
 
 namespace {
 
-constexpr int kN = eval::kFeatureCount;
+constexpr int kFeatures = eval::kFeatureCount;
 
 // Cross-entropy H(t, q) less its minimum H(t, t).
 double excess_cross_entropy(double t, double q) {
@@ -124,7 +124,7 @@ void gradient_passes(const FitOptions& o, const std::vector<ValueSample>& sample
                      int iteration, const std::vector<double>& anchor, std::vector<double>& w,
                      std::vector<double>& sum_squares) {
   std::vector<uint32_t> order;
-  std::vector<int> count(kN, 0);
+  std::vector<int> count(kFeatures, 0);
   for (size_t i = 0; i < samples.size(); ++i) {
     if (!usable[i] || held_out(o, samples[i])) continue;
     order.push_back(uint32_t(i));
@@ -133,7 +133,7 @@ void gradient_passes(const FitOptions& o, const std::vector<ValueSample>& sample
       if (e.index >= eval::kOpeningOffset) ++count[e.index + eval::kPhaseSize];
     }
   }
-  std::vector<double> g(kN);
+  std::vector<double> g(kFeatures);
   const size_t batch = size_t(std::max(1, o.batch));
   for (int pass = 0; pass < o.passes; ++pass) {
     std::mt19937_64 random(o.seed * 1000003u + uint64_t(iteration) * 1009u + uint64_t(pass));
@@ -150,7 +150,7 @@ void gradient_passes(const FitOptions& o, const std::vector<ValueSample>& sample
                          g.data());
       }
       const double inv = 1.0 / double(end - b);
-      for (int i = 0; i < kN; ++i) {
+      for (int i = 0; i < kFeatures; ++i) {
         if (g[i] == 0 || count[i] < o.min_count) continue;
         const double gi = g[i] * inv + o.l2 * 2 * (w[i] - anchor[i]) / (100.0 * 100.0);
         sum_squares[i] += gi * gi;
@@ -254,8 +254,8 @@ Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
   if (samples.empty()) return Status::error("no samples (moves with value comments)");
   if (o.scale_cp <= 0) return Status::error("the scale must be positive");
   if (o.lambda < 0 || o.lambda > 1) return Status::error("lambda must be within 0 .. 1");
-  std::vector<double> w(kN), sum_squares(kN, 0.0), anchor(kN, 0.0);
-  for (int i = 0; i < kN; ++i) w[i] = init.get(i);
+  std::vector<double> w(kFeatures), sum_squares(kFeatures, 0.0), anchor(kFeatures, 0.0);
+  for (int i = 0; i < kFeatures; ++i) w[i] = init.get(i);
   if (o.anchor) anchor = w;
   const bool show_progress = o.progress || (log && ProgressBar::stderr_is_terminal());
   std::vector<RawFeatures> leaves;

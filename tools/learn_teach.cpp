@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kDefaultDepth = 8;
-constexpr int kFaultsInARowLimit = 3;
+constexpr int kDefaultTeacherDepth = 8;
+constexpr int kTeacherFaultsInARowLimit = 3;
 constexpr const char* kNoMovePrefix = "# no move\t";
 
 // The engine part of book think's options (its engine list and option parsing are reused).
@@ -41,7 +41,7 @@ BookThinkOptions think_options(const TeachOptions& o) {
 
 ThinkSearchLimits search_limits(const TeachOptions& o) {
   ThinkSearchLimits limits;
-  limits.depth = o.depth > 0 || o.byoyomi_ms > 0 ? o.depth : kDefaultDepth;
+  limits.depth = o.depth > 0 || o.byoyomi_ms > 0 ? o.depth : kDefaultTeacherDepth;
   limits.movetime_ms = o.byoyomi_ms;
   limits.timeout_ms = o.timeout_ms;
   limits.ready_timeout_ms = o.ready_timeout_ms;
@@ -242,7 +242,7 @@ class TeachRun {
     bar_.clear_line();
     err_ << "learn teach: position " << w.sfen << ": " << s.message() << " (left for the next run)"
          << std::endl;
-    if (faults_in_a_row_ >= kFaultsInARowLimit)
+    if (faults_in_a_row_ >= kTeacherFaultsInARowLimit)
       stop_with(Status::error(std::to_string(faults_in_a_row_) +
                               " positions failed in a row; the last: " + s.message()));
     bar_.update(int64_t(written_ + no_move_ + failed_));

@@ -13,7 +13,7 @@ using engine::Status;
 
 namespace {
 
-std::vector<std::string> split_words(std::string_view line) {
+std::vector<std::string> whitespace_words(std::string_view line) {
   std::vector<std::string> words;
   std::istringstream in{std::string(line)};
   for (std::string w; in >> w;) words.push_back(w);
@@ -23,7 +23,7 @@ std::vector<std::string> split_words(std::string_view line) {
 }  // namespace
 
 Status parse_opening_line(std::string_view line, Opening& out) {
-  std::vector<std::string> words = split_words(line);
+  std::vector<std::string> words = whitespace_words(line);
   size_t i = 0;
   if (i < words.size() && words[i] == "position") ++i;
   std::string sfen;

@@ -36,12 +36,6 @@ const char* winner_result_text(GameWinner winner) {
   return "?";
 }
 
-namespace {
-
-const char* side_name(Color c) { return c == engine::kBlack ? "Black" : "White"; }
-
-}  // namespace
-
 Status Referee::start(const Opening& opening, int max_plies) {
   if (Status s = pos_.set_sfen(opening.sfen); !s) return s;
   base_command_ = opening.sfen == "startpos" ? "position startpos" : "position sfen " + opening.sfen;
@@ -92,7 +86,7 @@ bool Referee::check_ply_limit() {
 
 bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
   const Color us = side_to_move();
-  const std::string who = side_name(us);
+  const std::string who = engine::color_name(us);
   if (reply == "resign") {
     finish(loser_is(us), EndReason::kResign, CsaSpecialMove::kToryo, who + " resigned",
            elapsed_ms);
@@ -131,7 +125,7 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
       break;
     case engine::Repetition::kLoss:  // the side to move now gave every check
       finish(loser_is(~us), EndReason::kPerpetualCheck, CsaSpecialMove::kOuteSennichite,
-             "fourfold repetition by perpetual check from " + std::string(side_name(~us)),
+             "fourfold repetition by perpetual check from " + std::string(engine::color_name(~us)),
              std::nullopt);
       break;
   }
@@ -141,14 +135,14 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
 void Referee::on_time_up(int64_t elapsed_ms) {
   const Color us = side_to_move();
   finish(loser_is(us), EndReason::kTimeUp, CsaSpecialMove::kTimeUp,
-         std::string(side_name(us)) + " ran out of time (no bestmove after " +
+         std::string(engine::color_name(us)) + " ran out of time (no bestmove after " +
              std::to_string(elapsed_ms) + " ms)",
          elapsed_ms);
 }
 
 void Referee::on_engine_fault(Color side, EndReason reason, const std::string& detail) {
   finish(loser_is(side), reason, CsaSpecialMove::kChudan,
-         std::string(side_name(side)) + "'s engine " + detail, std::nullopt);
+         std::string(engine::color_name(side)) + "'s engine " + detail, std::nullopt);
 }
 
 }  // namespace tools
