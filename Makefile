@@ -69,12 +69,14 @@ TEST_SRC := $(wildcard tests/*.cpp)
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,
 # each group a source in $(BUILD)/unity/ that #includes its files, so that the headers they
 # share (doctest, CLI11, Boost.Asio, the library's own) are parsed once a group rather than
-# once a file. Measured one compile at a time: the 42 grouped test files 118 -> 61 CPU-s in
-# release and 204 -> 137 under the sanitizers; the 16 app/ files 142 -> 22 CPU-s; the 35
-# tools/ files in release 146 -> 57 (in one group). Inside a group the files share one
+# once a file. Measured (CPU-s) in two builds from scratch, back to back, `make -j2 test-build`:
+# the 16 app/ files 168 -> 21; the 33 tools/ files 144 -> 78 in release, 163 -> 83 under the
+# sanitizers; and earlier, one compile at a time, the 42 grouped test files 118 -> 61 in
+# release, 204 -> 137 under the sanitizers. Inside a group the files share one
 # translation unit: a name in one file's anonymous namespace is seen by the others, so two
-# files must not define the same one (the compiler says so), and each test file keeps its
-# code in a namespace named after it. UNITY=0 compiles every file alone (quicker when working
+# files must not define the same one (the compiler rejects a second definition, but not an
+# overload that another file's call might pick), and each test file keeps its code in a
+# namespace named after it. UNITY=0 compiles every file alone (quicker when working
 # on one file; it also checks that each file includes what it uses). The engine, the book and
 # the client compile file by file (the engine's code generation must not depend on its
 # neighbours). Alone always: the doctest runner, and the two test files that compile
