@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/command_error.h"
 #include "tools/book_merge.h"
 #include "tools/book_think.h"
 
@@ -80,14 +81,10 @@ void add_think(CLI::App& book) {
       "movetime: use --movetime (>= 1000; it gets go byoyomi) and it gets BookDepth=0 unless "
       "an --option sets it; fairy-stockfish needs --option I:UCI_Variant=shogi.");
   think->callback([o] {
-    if (engine::Status s = tools::validate_book_think_options(*o); !s) {
-      std::cerr << "sashite book think: " << s.message() << "\n";
-      throw CLI::RuntimeError(2);
-    }
-    if (engine::Status s = tools::run_book_think(*o, std::cout, std::cerr); !s) {
-      std::cerr << "sashite book think: " << s.message() << "\n";
-      throw CLI::RuntimeError(1);
-    }
+    if (engine::Status s = tools::validate_book_think_options(*o); !s)
+      fail_command("book think", s.message(), 2);
+    if (engine::Status s = tools::run_book_think(*o, std::cout, std::cerr); !s)
+      fail_command("book think", s.message());
   });
 }
 
@@ -106,10 +103,8 @@ void add_merge(CLI::App& book) {
       "later input's), sources are or-ed.");
   merge->callback([a] {
     tools::BookMergeStats stats;
-    if (engine::Status s = tools::merge_books(a->inputs, a->out_dir, stats); !s) {
-      std::cerr << "sashite book merge: " << s.message() << "\n";
-      throw CLI::RuntimeError(1);
-    }
+    if (engine::Status s = tools::merge_books(a->inputs, a->out_dir, stats); !s)
+      fail_command("book merge", s.message());
     std::cout << "book merge: " << stats.entries_read << " entries read from "
               << a->inputs.size() << " books, " << stats.entries_merged
               << " merged with a position already there, into " << a->out_dir << "\n";

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/command_error.h"
 #include "tools/learn_curve.h"
 
 void add_learn_curve_command(CLI::App& learn) {
@@ -73,9 +74,7 @@ void add_learn_curve_command(CLI::App& learn) {
   curve->callback([o, no_agreement] {
     o->agreement = !*no_agreement;
     tools::CurveStats stats;
-    if (engine::Status s = tools::run_learn_curve(*o, std::cout, std::cerr, stats); !s) {
-      std::cerr << "sashite learn curve: " << s.message() << "\n";
-      throw CLI::RuntimeError(1);
-    }
+    if (engine::Status s = tools::run_learn_curve(*o, std::cout, std::cerr, stats); !s)
+      fail_command("learn curve", s.message());
   });
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "app/command_error.h"
 #include "tools/learn_label.h"
 
 void add_learn_label_command(CLI::App& learn) {
@@ -53,9 +54,6 @@ void add_learn_label_command(CLI::App& learn) {
     tools::LabelCounts counts;
     const engine::Status s = tools::run_learn_label(*o, counts, std::cerr);
     std::fputs(tools::format_label_summary(counts).c_str(), stdout);
-    if (!s) {
-      std::cerr << "sashite learn label: " << s.message() << '\n';
-      throw CLI::RuntimeError(1);
-    }
+    if (!s) fail_command("learn label", s.message());
   });
 }

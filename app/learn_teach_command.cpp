@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/command_error.h"
 #include "tools/learn_teach.h"
 
 void add_learn_teach_command(CLI::App& learn) {
@@ -73,13 +74,9 @@ void add_learn_teach_command(CLI::App& learn) {
       "positions where no engine named a move). gpsusi needs --byoyomi (>= 1000) and gets "
       "BookDepth=0; our engine gets USI_OwnBook=false.");
   teach->callback([o] {
-    if (engine::Status s = tools::validate_teach_options(*o); !s) {
-      std::cerr << "sashite learn teach: " << s.message() << "\n";
-      throw CLI::RuntimeError(2);
-    }
-    if (engine::Status s = tools::run_learn_teach(*o, std::cout, std::cerr); !s) {
-      std::cerr << "sashite learn teach: " << s.message() << "\n";
-      throw CLI::RuntimeError(1);
-    }
+    if (engine::Status s = tools::validate_teach_options(*o); !s)
+      fail_command("learn teach", s.message(), 2);
+    if (engine::Status s = tools::run_learn_teach(*o, std::cout, std::cerr); !s)
+      fail_command("learn teach", s.message());
   });
 }

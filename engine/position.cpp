@@ -78,8 +78,7 @@ Status Position::set(const PositionSetup& setup) {
       return Status::error("piece on " + format_usi_square(s) + " can never move");
   }
   for (Color c : {kBlack, kWhite}) {
-    if (kings[c] > 1) return Status::error(std::string(c == kBlack ? "Black" : "White") +
-                                           " has more than one king");
+    if (kings[c] > 1) return Status::error(std::string(color_name(c)) + " has more than one king");
     for (int t = kPawn; t <= kGold; ++t) {
       int n = setup.hands[c].count(PieceType(t));
       if (n > Hand::kMaxCount[t])

@@ -92,7 +92,7 @@ std::string describe(const Position& pos, const Weights& w) {
         c == kBlack ? "Black's" : "White's", k[0], k[1], k[2], k[3]);
   }
   text += format("total %+.1f for Black; %s to move: evaluate() = %d\n", black,
-                 pos.side_to_move() == kBlack ? "Black" : "White", evaluate(pos, w));
+                 color_name(pos.side_to_move()), evaluate(pos, w));
   return text;
 }
 
