@@ -255,6 +255,27 @@ TEST_CASE("mate solver: limits answer unknown, never nomate") {
   CHECK(cut.status != MateStatus::kNoMate);
 }
 
+// The position after White's 9c9a, move 89 of a game against gpsusi (session 38): Black
+// mates by checks. With a fresh 16 MiB table (the root's mate guard's) df-pn answered
+// unknown even at 1M nodes, while 12, 15, 17-28 and 32+ MiB found the mate within 40,000:
+// a child whose table entry had been replaced fell back to its initial numbers, and df-pn
+// went round in circles. Now the child keeps the numbers its last search returned.
+TEST_CASE("mate solver: a child whose table entry was replaced keeps its numbers") {
+  Position pos;
+  REQUIRE(pos.set_sfen("+R7l/2pl3g1/1l2kp1pp/2P6/3n5/P4G3/3P1PPSP/1SGK2Br1/LN3G1N1 w BN6P2s2p 90")
+              .is_ok());
+  for (size_t megabytes : {8, 16, 31, 64}) {
+    MateTable table(megabytes);
+    MateOptions options;
+    options.node_limit = 100'000;
+    options.max_ply = 63;
+    MateResult r;
+    REQUIRE(solve_mate(pos, options, r, &table).is_ok());
+    CHECK_MESSAGE(r.status == MateStatus::kMate, megabytes << " MiB: " << r.note);
+    if (r.status == MateStatus::kMate) CHECK(verify_mate_line(pos, kWhite, r.line).is_ok());
+  }
+}
+
 TEST_CASE("mate solver: long paths are walked without deep recursion trouble") {
   // A bare king on an open board against a rook and a bishop in hand: endless checks, and
   // df-pn dives deep. The path must stay bounded by max_ply, the answer never nomate.
@@ -367,7 +388,8 @@ TEST_CASE("mate sets at 200,000 nodes: statuses and replayed lines" * doctest::t
     }
     MESSAGE(std::string(to_string(algo)) << ": kongo " << mates << "/50 mate, nogare " << refuted
                                          << "/17 nomate at 200,000 nodes");
-    CHECK(mates >= 40);   // 41 (df-pn) and 42 (PDS) on November 30, 2026
+    CHECK(mates >= 40);   // 42 (df-pn) and 43 (PDS) on November 30, 2026 (41 and 42 before
+                          // a child whose table entry was replaced kept its numbers)
     CHECK(refuted >= 8);  // 9 and 9
   }
 }

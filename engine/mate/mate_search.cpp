@@ -229,8 +229,11 @@ void MateSearch::refresh(int ply) {
       c.solved_hand = l.hand;
       c.mate_len = l.mate_len;
     } else {
-      c.pn = c.init_pn;
-      c.dn = c.init_dn;
+      // Not in the table: never searched, or its entry was replaced since. Then the numbers
+      // its last search returned stand (never below the initial ones); falling back to the
+      // initial numbers made df-pn search the same child again and again without progress.
+      c.pn = std::max(c.pn, c.init_pn);
+      c.dn = std::max(c.dn, c.init_dn);
     }
   }
 }
@@ -287,6 +290,11 @@ MateSearch::Value MateSearch::search_child(int ply, Child& child, uint32_t thpn,
   if (auto it = on_path_.find(child.key); it != on_path_.end() && it->second == ply + 1)
     on_path_.erase(it);
   pos_.undo_move();
+  if (!aborted_ && v.pn != 0 && v.dn != 0) {
+    // Unsolved: kept for refresh() should the child's table entry be replaced meanwhile.
+    child.pn = v.pn;
+    child.dn = v.dn;
+  }
   if (!aborted_ && v.dn == 0 && v.min_rep <= ply) {
     // A disproof that rests on a repetition above the child: valid while we stay here.
     child.sticky = true;
