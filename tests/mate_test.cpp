@@ -357,8 +357,9 @@ TEST_CASE("sashite mate front: comments, errors by line, totals") {
 
 // The data sets at 200,000 nodes (about 20 s for both solvers). At 1,000,000 nodes they take
 // a minute: `sashite mate --algo dfpn --nodes 1000000 --table-mb 64 < tests/data/mate/
-// mate_kongo50.sfen` (and nomate_nogare17.sfen, and --algo pds) gave 49 and 47 of the 50
-// mates, 13 and 12 of the 17 escapes (November 30, 2026).
+// mate_kongo50.sfen` (and nomate_nogare17.sfen, and --algo pds) gave 50 and 48 of the 50
+// mates, 13 and 14 of the 17 escapes (November 30, 2026; 49, 47, 13 and 12 before a child
+// whose table entry was replaced kept its numbers).
 TEST_CASE("mate sets at 200,000 nodes: statuses and replayed lines" * doctest::test_suite("slow")) {
   static MateTable table(64);  // at 16 MiB, garbage collection costs a few solutions
   auto solve64 = [&](const Position& pos, MateAlgo algo) {
