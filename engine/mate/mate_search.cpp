@@ -228,13 +228,14 @@ void MateSearch::refresh(int ply) {
       c.dn = l.dn;
       c.solved_hand = l.hand;
       c.mate_len = l.mate_len;
-    } else {
-      // Not in the table: never searched, or its entry was replaced since. Then the numbers
-      // its last search returned stand (never below the initial ones); falling back to the
-      // initial numbers made df-pn search the same child again and again without progress.
-      c.pn = std::max(c.pn, c.init_pn);
-      c.dn = std::max(c.dn, c.init_dn);
+      c.known = true;
+    } else if (!c.known) {
+      c.pn = c.init_pn;
+      c.dn = c.init_dn;
     }
+    // Else its entry was replaced since: the numbers last read or returned stand. Falling
+    // back to the initial numbers made df-pn search the same child again and again without
+    // progress.
   }
 }
 
@@ -294,6 +295,7 @@ MateSearch::Value MateSearch::search_child(int ply, Child& child, uint32_t thpn,
     // Unsolved: kept for refresh() should the child's table entry be replaced meanwhile.
     child.pn = v.pn;
     child.dn = v.dn;
+    child.known = true;
   }
   if (!aborted_ && v.dn == 0 && v.min_rep <= ply) {
     // A disproof that rests on a repetition above the child: valid while we stay here.

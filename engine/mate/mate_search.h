@@ -51,6 +51,7 @@ class MateSearch {
     int mate_len = 0;
     int min_rep = kSound;
     bool sticky = false;     // a path-dependent disproof found while this frame is on the path
+    bool known = false;      // pn/dn came from the table or from a search, not from init_pn/dn
     bool gives_check = false;  // every check; an evasion that checks the attacker's king
   };
   struct Value {
