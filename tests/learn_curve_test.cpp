@@ -138,6 +138,17 @@ TEST_CASE("learn curve: --held-out-every keeps the records learn train holds out
   CHECK(out.str().find("; held out: the last of every 2 of the 4, by sorted path") !=
         std::string::npos);
 
+  // Every 4th is d alone, which is unreadable: nothing to value is an error, not a curve.
+  o.held_out_every = 4;
+  std::ostringstream out3, err3;
+  const engine::Status unreadable = run_learn_curve(o, out3, err3, stats);
+  CHECK_FALSE(unreadable.is_ok());
+  CHECK(unreadable.message() ==
+        std::string(kRecords) +
+            ": no positions to value (records: 1 read, 1 unreadable, 0 drawn or unfinished; "
+            "positions from ply 0)");
+  CHECK(out3.str().empty());
+
   o.held_out_every = 5;
   std::ostringstream out2, err2;
   const engine::Status none = run_learn_curve(o, out2, err2, stats);

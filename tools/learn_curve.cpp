@@ -452,6 +452,12 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
     search_seconds += r.search_seconds;
   }
   stats.positions = curve.positions();
+  if (stats.positions == 0)
+    return Status::error(
+        o.records_dir + ": no positions to value (records: " + std::to_string(stats.records) +
+        " read, " + std::to_string(stats.records_unreadable) + " unreadable, " +
+        std::to_string(stats.records_undecided) + " drawn or unfinished; positions from ply " +
+        std::to_string(o.min_ply) + ")");
 
   out << format_curve_table(curve);
   out << "records: " << stats.records << " read, "
