@@ -8,8 +8,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 namespace client {
@@ -30,9 +30,10 @@ std::string safe_file_name(const std::string& game_id) {
   return s.substr(0, 200);
 }
 
-// Writes the whole text to `path` and syncs it to disk.
-Status write_synced(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+// Writes the whole text to `path` (replacing it, or appended to it) and syncs it to disk.
+Status write_synced(const std::string& path, const std::string& text, bool append = false) {
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
   if (fd < 0) return Status::error("cannot write " + path + ": " + std::strerror(errno));
   size_t done = 0;
   while (done < text.size()) {
@@ -48,6 +49,15 @@ Status write_synced(const std::string& path, const std::string& text) {
   ::fsync(fd);
   if (::close(fd) != 0) return Status::error("cannot write " + path + ": " + std::strerror(errno));
   return Status::ok();
+}
+
+// Syncs a directory's entries, so that a file created or renamed in it survives a power cut.
+// Best effort: some file systems refuse to sync a directory, and the file itself is synced.
+void sync_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 const char* outcome_word(const std::optional<GameOutcome>& o) {
@@ -95,6 +105,7 @@ void GameFiles::start_game(const GameSummary& summary) {
   std::error_code ec;
   for (int i = 2; fs::exists(path_, ec); ++i) path_ = base + "-" + std::to_string(i) + ".csa";
   start_time_ = local_time_text(false);
+  named_ = false;
 }
 
 Status GameFiles::write_record(const engine::CsaRecord& record) {
@@ -111,22 +122,30 @@ Status GameFiles::write_record(const engine::CsaRecord& record) {
   std::error_code ec;
   fs::rename(tmp, path_, ec);
   if (ec) return Status::error("cannot rename " + tmp + " to " + path_ + ": " + ec.message());
+  // The first rename creates the record's name: synced once, not after every move (a later
+  // rename lost in a power cut leaves the previous move's record, as a crash does).
+  if (!named_) {
+    sync_directory(dir_);
+    named_ = true;
+  }
   return Status::ok();
 }
 
 Status GameFiles::append_result(const GameResult& result, const GameSummary& summary,
                                 engine::Color us) {
   const std::string path = results_path();
-  std::ofstream out(path, std::ios::app);
-  if (!out) return Status::error("cannot append to " + path);
   std::string reason = game_end_reason_name(result.reason);
   if (!reason.empty() && reason[0] == '#') reason.erase(0, 1);
+  std::ostringstream out;
   out << local_time_text(true) << '\t' << cell(result.game_id) << '\t'
       << cell(summary.names[engine::kBlack]) << '\t' << cell(summary.names[engine::kWhite])
       << '\t' << (us == engine::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
       << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(path_) << '\n';
-  out.flush();
-  if (!out) return Status::error("cannot append to " + path);
+  // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.
+  std::error_code ec;
+  const bool created = !fs::exists(path, ec);
+  if (Status st = write_synced(path, out.str(), true); !st) return st;
+  if (created) sync_directory(dir_);
   return Status::ok();
 }
 

@@ -3,7 +3,8 @@
 
 // A record is written to "<dir>/<Game_ID>.csa.tmp", synced, then renamed over
 // "<dir>/<Game_ID>.csa": a crash leaves the previous complete version, so at most the last
-// move is lost. The summary "<dir>/results.txt" gets one tab-separated line per game:
+// move is lost. The directory is synced once the record's name exists. The summary
+// "<dir>/results.txt" gets one tab-separated line per game:
 //   end time (local, ISO 8601)  Game_ID  black  white  our colour (+/-)  outcome  reason
 //   plies  record file
 // with outcome WIN, LOSE, DRAW, CENSORED, CHUDAN or CUT (the connection was lost), and
@@ -32,7 +33,7 @@ class GameFiles {
   void start_game(const GameSummary& summary);
   // Writes the current game's record (temp file, fsync, rename).
   engine::Status write_record(const engine::CsaRecord& record);
-  // Appends the game's line to results.txt (and flushes it).
+  // Appends the game's line to results.txt and syncs it.
   engine::Status append_result(const GameResult& result, const GameSummary& summary,
                                engine::Color us);
 
@@ -43,6 +44,7 @@ class GameFiles {
   std::string dir_;
   std::string path_;
   std::string start_time_;  // "2026/04/19 21:05:28", the record's $START_TIME
+  bool named_ = false;      // this game's record file exists: its directory entry is synced
 };
 
 // "2026/04/19 21:05:28" (local time), as CSA records write times; "T" between date and time
