@@ -234,7 +234,12 @@ Status parse_server_line(std::string_view line, ServerLine& out) {
     return Status::ok();
   }
   if (line[0] == '+' || line[0] == '-') {
-    if (!parse_move_fields(line, out.move, why)) return line_error(line, why);
+    if (!parse_move_fields(line, out.move, why)) {
+      std::string move_why;
+      if (line.size() <= 7 || !parse_move_fields(line.substr(0, 7), out.move, move_why))
+        return line_error(line, why);
+      out.warning = line_error(line, why + ": the move is kept without its time").message();
+    }
     out.type = ServerLineType::kMove;
     return Status::ok();
   }

@@ -94,6 +94,7 @@ std::vector<Action> CsaSession::handle(int64_t now_ms, const Event& e) {
               state_ >= State::kLoggingOut)
             return log(LogLevel::kWarning, "command not sent: " + quote_line(ev.line) +
                                                " (x1 %% commands only, once logged in)");
+          user_command_since_request_ = true;
           send(ev.line);
         }
       },
@@ -204,6 +205,7 @@ void CsaSession::after_disconnect(bool expected) {
 void CsaSession::reconnect(int64_t delay_ms, LogLevel level, const std::string& what) {
   stop_search();
   x1_confirmed_ = false;
+  game_request_pending_ = false;
   close_deadline_ms_ = kNever;
   if (!want_more_games()) return finish(true, quit_requested_ ? "quit" : "all games played");
   state_ = State::kConnecting;
@@ -213,7 +215,11 @@ void CsaSession::reconnect(int64_t delay_ms, LogLevel level, const std::string& 
 
 void CsaSession::request_game() {
   state_ = State::kWaitingForGame;
-  if (config_.x1 && x1_confirmed_) send(format_x1_game(config_.x1_game_name, config_.x1_color));
+  if (config_.x1 && x1_confirmed_) {
+    send(format_x1_game(config_.x1_game_name, config_.x1_color));
+    game_request_pending_ = true;
+    user_command_since_request_ = false;
+  }
 }
 
 void CsaSession::on_line(std::string_view raw) {
@@ -245,6 +251,7 @@ void CsaSession::on_line(std::string_view raw) {
       if (state_ != State::kWaitingForGame && state_ != State::kGameOver) break;
       summary_parser_.reset();
       close_deadline_ms_ = kNever;
+      game_request_pending_ = false;
       state_ = State::kReadingSummary;
       return on_summary_line(raw);
     case ServerLineType::kStart:
@@ -270,6 +277,14 @@ void CsaSession::on_line(std::string_view raw) {
         x1_confirmed_ = true;
         if (state_ == State::kWaitingForGame) request_game();
         return;
+      }
+      if (line.x1_tag == "ERROR" && state_ == State::kWaitingForGame && game_request_pending_ &&
+          !user_command_since_request_) {
+        // No game will come: waiting on would idle for ever, keeping the connection alive.
+        actions_.push_back(action::Close{});
+        return finish(false, "the server refused " +
+                                 format_x1_game(config_.x1_game_name, config_.x1_color) + ": " +
+                                 quote_line(raw));
       }
       return log(line.x1_tag == "ERROR" ? LogLevel::kWarning : LogLevel::kInfo,
                  "server: " + std::string(raw));
@@ -445,11 +460,17 @@ void CsaSession::apply_move(const ServerLine& line) {
   }
   stop_search();  // only running when the server played for us, or out of turn
   engine::CsaRecordMove rm{m, text, std::nullopt, {}};
+  if (!line.warning.empty()) log(LogLevel::kWarning, line.warning);
   if (line.move.t_milli) {
     rm.time_ms = clock_.t_to_ms(*line.move.t_milli);
     clock_.charge_ms(mover, *rm.time_ms);
   } else {
-    log(LogLevel::kWarning, "move " + text + " without its time (,T)");
+    // Charged what we measured between the two echoes, as the server rounds it: about what
+    // the server counted. Charging nothing would let our clock run ahead of the server's.
+    const int64_t measured = clock_.charged_ms(mover, now_ms_ - turn_start_ms_);
+    clock_.charge_ms(mover, measured);
+    log(LogLevel::kWarning, "move " + text + " without its time (,T): charged " +
+                                std::to_string(measured) + " ms as measured here");
   }
   if (mover == us_) {
     if (sent_move_.empty() || sent_move_ != text)

@@ -238,6 +238,11 @@ class CsaSession {
   int64_t login_sent_ms_ = 0;
   int64_t close_deadline_ms_ = kNever;
   bool x1_confirmed_ = false;
+  // x1: %%GAME is sent and no game summary has come since. An ##[ERROR] then is the server
+  // refusing it (bad game name, a colour floodgate does not allow...), unless the operator
+  // sent a %% command meanwhile, whose reply it may be.
+  bool game_request_pending_ = false;
+  bool user_command_since_request_ = false;
   bool logged_in_before_ = false;  // a LOGIN of this run succeeded
   int login_refusals_ = 0;         // LOGIN:incorrect in a row since then
   int64_t login_refused_since_ms_ = 0;

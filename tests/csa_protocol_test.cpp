@@ -199,31 +199,25 @@ TEST_CASE("server lines: x1 replies") {
 }
 
 TEST_CASE("server lines: malformed and hostile input is an error, never a crash") {
-  for (const char* bad : {"+77X6FU",
-                          "+7776XX",
-                          "+7706FU",
-                          "+0076",
-                          "+7776FU,X",
-                          "+7776FU,T",
-                          "+7776FU,T-1",
-                          "+7776FU,Tabc",
-                          "+7776FU,T99999999999999",
-                          "+7776FU,T1,T2",
-                          "#WHATEVER",
-                          "#",
-                          "START:",
-                          "START:a b",
-                          "REJECT:id",
-                          "REJECT: by bob",
-                          "LOGIN:bad name OK",
-                          "LOGIN:alice",
-                          "%FOO",
-                          "%TORYO,X",
-                          "##[",
-                          "##[]"}) {
+  for (const char* bad : {"+77X6FU", "+7776XX", "+7706FU", "+0076", "#WHATEVER", "#",
+                          "START:", "START:a b", "REJECT:id", "REJECT: by bob", "LOGIN:bad name OK",
+                          "LOGIN:alice", "%FOO", "%TORYO,X", "##[", "##[]"}) {
     CAPTURE(bad);
     server_error(bad);
   }
+  // A well-formed move with a bad suffix is kept, without its time, and says why.
+  for (const char* suffix : {",X", ",T", ",T-1", ",Tabc", ",T99999999999999", ",T1,T2", "x"}) {
+    const std::string text = std::string("+7776FU") + suffix;
+    CAPTURE(text);
+    ServerLine l;
+    REQUIRE(parse_server_line(text, l).is_ok());
+    CHECK(l.type == ServerLineType::kMove);
+    CHECK(l.move.move == "+7776FU");
+    CHECK(!l.move.t_milli);
+    CHECK(l.warning.find(text) != std::string::npos);
+    CHECK(l.warning.find("kept without its time") != std::string::npos);
+  }
+  CHECK(server("+7776FU,T12").warning.empty());
   CHECK(server_error(std::string(5000, 'A')).find("5000 bytes") != std::string::npos);
   CHECK(server_error(std::string("+7776FU\0,T1", 11)).find("\\x00") != std::string::npos);
   CHECK(server_error("LOGIN:alice\x01 OK").find("control byte") != std::string::npos);

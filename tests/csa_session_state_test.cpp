@@ -97,6 +97,43 @@ TEST_CASE("session: x1 plays several games on one connection, then LOGOUT") {
   CHECK(d.transport.connects == 1);
 }
 
+TEST_CASE("session: x1, an ##[ERROR] answering %%GAME ends the run instead of waiting for ever") {
+  Driver d(config(true));
+  d.handle(0, event::Start{});
+  d.server(10, "LOGIN:alice OK");
+  d.server(10, "##[LOGIN] +OK x1");
+  REQUIRE(d.transport.sent.back() == "%%GAME floodgate-300-10F *");
+  d.server(20, "##[ERROR] bad game name: floodgate-300-10F.");
+  REQUIRE(d.finished);
+  CHECK(!d.finished->ok);
+  CHECK(d.finished->reason.find("refused %%GAME floodgate-300-10F *") != std::string::npos);
+  CHECK(d.finished->reason.find("bad game name") != std::string::npos);
+  CHECK(!d.transport.is_open());
+  CHECK(d.transport.connects == 1);
+
+  // After an operator's %% command the error may answer that command: logged, waiting on.
+  Driver u(config(true));
+  u.handle(0, event::Start{});
+  u.server(10, "LOGIN:alice OK");
+  u.server(10, "##[LOGIN] +OK x1");
+  u.handle(15, event::UserCommand{"%%FOO"});
+  u.server(20, "##[ERROR] unknown command: %%FOO");
+  CHECK(!u.finished);
+  CHECK(u.count_logs(LogLevel::kWarning, "##[ERROR] unknown command") == 1);
+  CHECK(u.session.state() == CsaSession::State::kWaitingForGame);
+
+  // Once a game summary has come, a later error is no refusal of %%GAME.
+  Driver g(config(true));
+  g.handle(0, event::Start{});
+  g.server(10, "LOGIN:alice OK");
+  g.server(10, "##[LOGIN] +OK x1");
+  const GameSummary s = make_summary("g", kWhite, 300, 0, 10);
+  offer(g, 100, s);
+  g.server(110, "##[ERROR] unknown command: x");
+  CHECK(!g.finished);
+  CHECK(g.transport.sent.back() == "AGREE " + s.game_id);
+}
+
 TEST_CASE("session: CSA mode logs in again for each game after the server closes") {
   SessionConfig c = config();
   c.games = 2;
@@ -319,6 +356,23 @@ TEST_CASE("session: hostile lines in a game are skipped; a move our rules refuse
   CHECK(d.transport.sent.back() == "%TORYO");
   CHECK(d.stops.size() == 2);
   CHECK(d.count_logs(LogLevel::kError, "our rules refuse") == 1);
+}
+
+TEST_CASE("session: a move echo with a broken time is played, and charged as measured here") {
+  Driver d(config());
+  start_game(d, 0, make_summary("g", kBlack, 60, 0));  // START at 70 ms
+  REQUIRE(d.searches.size() == 1);
+  answer(d, 2000, "+7776FU");
+  d.server(3100, "+7776FU,Tabc");  // 3030 ms after the turn began: shogi-server charges 3 s
+  CHECK(d.session.record().moves.size() == 1);
+  CHECK(!d.session.record().moves[0].time_ms);
+  CHECK(d.session.clock().remaining_ms(kBlack) == 57000);
+  CHECK(d.count_logs(LogLevel::kWarning, "kept without its time") == 1);
+  CHECK(d.count_logs(LogLevel::kWarning, "charged 3000 ms as measured here") == 1);
+  d.server(4200, "-3334FU,T1");  // the game goes on: our engine is asked for the next move
+  CHECK(d.session.record().moves.size() == 2);
+  CHECK(d.searches.size() == 2);
+  CHECK(d.session.clock().remaining_ms(kWhite) == 59000);
 }
 
 TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
