@@ -5,10 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "app/command_error.h"
 #include "book/book_builder.h"
@@ -19,6 +19,7 @@
 #include "book/import_joseki_dat.h"
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
+#include "engine/file_write.h"
 #include "tools/progress_bar.h"
 
 namespace {
@@ -148,11 +149,9 @@ void run_export(const ExportOptions& o) {
     s = book::write_yaneuraou_book(entries, std::cout, &written);
     std::cout.flush();
   } else {
-    std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-    if (!out) fail_command("book export", o.out + ": cannot open for writing");
+    std::ostringstream out;
     s = book::write_yaneuraou_book(entries, out, &written);
-    out.close();
-    if (s && !out) s = engine::Status::error(o.out + ": write error");
+    if (s) s = engine::replace_file(o.out, out.str());
   }
   if (!s) fail_command("book export", s.message());
   if (!o.out.empty()) std::printf("wrote %zu positions to %s\n", written, o.out.c_str());

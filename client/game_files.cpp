@@ -1,16 +1,13 @@
 // GameFiles: records written atomically, and the results summary (see game_files.h).
 #include "client/game_files.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 #include <utility>
+
+#include "engine/file_write.h"
 
 namespace client {
 
@@ -28,36 +25,6 @@ std::string safe_file_name(const std::string& game_id) {
   }
   if (s.empty() || s[0] == '.') s = "game" + s;
   return s.substr(0, 200);
-}
-
-// Writes the whole text to `path` (replacing it, or appended to it) and syncs it to disk.
-Status write_synced(const std::string& path, const std::string& text, bool append = false) {
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
-  if (fd < 0) return Status::error("cannot write " + path + ": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      return Status::error("cannot write " + path + ": " + why);
-    }
-    done += size_t(n);
-  }
-  ::fsync(fd);
-  if (::close(fd) != 0) return Status::error("cannot write " + path + ": " + std::strerror(errno));
-  return Status::ok();
-}
-
-// Syncs a directory's entries, so that a file created or renamed in it survives a power cut.
-// Best effort: some file systems refuse to sync a directory, and the file itself is synced.
-void sync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
 }
 
 const char* outcome_word(const std::optional<GameOutcome>& o) {
@@ -116,18 +83,15 @@ Status GameFiles::write_record(const engine::CsaRecord& record) {
     if (at != r.info.end()) ++at;  // after $EVENT
     r.info.insert(at, {"START_TIME", start_time_});
   }
-  const std::string tmp = path_ + ".tmp";
-  if (Status st = write_synced(tmp, engine::write_csa_record(r, engine::CsaVersion::kV22)); !st)
+  // The first write creates the record's name: its directory is synced once, not after every
+  // move (a later rename lost in a power cut leaves the previous move's record, as a crash
+  // does).
+  if (Status st =
+          engine::replace_file(path_, engine::write_csa_record(r, engine::CsaVersion::kV22),
+                               named_ ? engine::DirectorySync::kNo : engine::DirectorySync::kYes);
+      !st)
     return st;
-  std::error_code ec;
-  fs::rename(tmp, path_, ec);
-  if (ec) return Status::error("cannot rename " + tmp + " to " + path_ + ": " + ec.message());
-  // The first rename creates the record's name: synced once, not after every move (a later
-  // rename lost in a power cut leaves the previous move's record, as a crash does).
-  if (!named_) {
-    sync_directory(dir_);
-    named_ = true;
-  }
+  named_ = true;
   return Status::ok();
 }
 
@@ -142,11 +106,7 @@ Status GameFiles::append_result(const GameResult& result, const GameSummary& sum
       << '\t' << (us == engine::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
       << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(path_) << '\n';
   // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.
-  std::error_code ec;
-  const bool created = !fs::exists(path, ec);
-  if (Status st = write_synced(path, out.str(), true); !st) return st;
-  if (created) sync_directory(dir_);
-  return Status::ok();
+  return engine::append_file(path, out.str());
 }
 
 }  // namespace client

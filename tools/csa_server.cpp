@@ -1,7 +1,5 @@
 // The local CSA server: connections, LOGIN, pairing and timers over Boost.Asio (see
 // csa_server.h). One io_context on one thread; every handler runs there.
-#include <utility>  // before any Asio header (Boost 1.74 with g++ 12, C++20)
-
 #include "tools/csa_server.h"
 
 #include <array>
@@ -13,13 +11,14 @@
 #include <ctime>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <random>
+#include <utility>  // before any Asio header (Boost 1.74 with g++ 12, C++20)
 #include <vector>
 
 #include "client/csa_protocol.h"
 #include "engine/csa_record.h"
+#include "engine/file_write.h"
 #include "tools/csa_server_game.h"
 #include "tools/csa_server_login.h"
 
@@ -445,20 +444,11 @@ struct CsaServer::Impl {
     if (options.records_dir.empty()) return;
     engine::CsaRecord& rec = g.game.record();
     rec.info.push_back({"END_TIME", format_record_time(std::time(nullptr))});
-    namespace fs = std::filesystem;
-    const fs::path path = fs::path(options.records_dir) / (g.game.game_id() + ".csa");
-    const fs::path tmp = path.string() + ".tmp";
-    {
-      std::ofstream f(tmp, std::ios::binary);
-      f << engine::write_csa_record(rec, engine::CsaVersion::kV22);
-      if (!f) {
-        std::cerr << "sashite server: cannot write " << tmp << "\n";
-        return;
-      }
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) std::cerr << "sashite server: cannot write " << path << ": " << ec.message() << "\n";
+    const std::string path =
+        (std::filesystem::path(options.records_dir) / (g.game.game_id() + ".csa")).string();
+    const engine::Status s =
+        engine::replace_file(path, engine::write_csa_record(rec, engine::CsaVersion::kV22));
+    if (!s) std::cerr << "sashite server: " << s.message() << "\n";
   }
 
   // ---- Stopping ----

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <utility>
 
 #include "engine/csa_files.h"
+#include "engine/file_write.h"
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "tools/parallel_for.h"
@@ -135,22 +135,12 @@ Status label_record(const LabelOptions& o, LabelWorker& worker, LabelJob& job,
   return Status::ok();
 }
 
-// Writes `text` to `path` through "<path>.tmp" and a rename.
+// Writes `text` to `path`, creating its directory, through a synced "<path>.tmp" and a rename.
 Status write_atomically(const fs::path& path, const std::string& text) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return Status::error(path.parent_path().string() + ": " + ec.message());
-  const fs::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) return Status::error(temp.string() + ": cannot write the file");
-  }
-  fs::rename(temp, path, ec);
-  if (ec)
-    return Status::error(path.string() + ": cannot rename " + temp.string() + ": " + ec.message());
-  return Status::ok();
+  return engine::replace_file(path.string(), text);
 }
 
 // The records to label (their outputs absent), loaded; the counts of those found.

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <random>
 
+#include "engine/file_write.h"
 #include "engine/movegen.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
@@ -80,27 +81,24 @@ struct TrainingState {
 
 constexpr char kStateMagic[16] = "sashite-learn 1";
 
+// Appends the bytes of `n` objects at `data` to `out`.
+template <typename T>
+void append_bytes(std::string& out, const T* data, size_t n = 1) {
+  out.append(reinterpret_cast<const char*>(data), sizeof(T) * n);
+}
+
 Status save_state(const std::string& dir, uint64_t fingerprint, const TrainingState& s) {
   const std::string path = (fs::path(dir) / "state.bin").string();
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::error(temp + ": cannot write");
-    const int32_t n = kN, iteration = s.iteration, rows = int32_t(s.stats.size());
-    out.write(kStateMagic, sizeof kStateMagic);
-    out.write(reinterpret_cast<const char*>(&fingerprint), sizeof fingerprint);
-    out.write(reinterpret_cast<const char*>(&iteration), sizeof iteration);
-    out.write(reinterpret_cast<const char*>(&n), sizeof n);
-    out.write(reinterpret_cast<const char*>(s.w.data()), sizeof(double) * kN);
-    out.write(reinterpret_cast<const char*>(s.sum_squares.data()), sizeof(double) * kN);
-    out.write(reinterpret_cast<const char*>(&rows), sizeof rows);
-    out.write(reinterpret_cast<const char*>(s.stats.data()), sizeof(IterationStats) * rows);
-    if (!out.flush()) return Status::error(temp + ": write failed");
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) return Status::error(path + ": cannot replace: " + ec.message());
-  return Status::ok();
+  const int32_t n = kN, iteration = s.iteration, rows = int32_t(s.stats.size());
+  std::string bytes(kStateMagic, sizeof kStateMagic);
+  append_bytes(bytes, &fingerprint);
+  append_bytes(bytes, &iteration);
+  append_bytes(bytes, &n);
+  append_bytes(bytes, s.w.data(), kN);
+  append_bytes(bytes, s.sum_squares.data(), kN);
+  append_bytes(bytes, &rows);
+  append_bytes(bytes, s.stats.data(), size_t(rows));
+  return engine::replace_file(path, bytes);
 }
 
 Status load_state(const std::string& dir, uint64_t fingerprint, TrainingState& s) {

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <thread>
 
+#include "engine/file_write.h"
 #include "tools/elo.h"
 
 namespace tools {
@@ -69,19 +69,6 @@ Status make_out_dir(const std::string& requested, fs::path& dir) {
     if (ec) return Status::error(dir.string() + ": cannot create the directory: " + ec.message());
   }
   return Status::error("cannot find a free directory name like " + std::string(base));
-}
-
-Status write_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    if (!f.flush()) return Status::error(path.string() + ": cannot write");
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return Status::error(path.string() + ": cannot write: " + ec.message());
-  return Status::ok();
 }
 
 // "9.35", or "-" when empty.
@@ -236,13 +223,14 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       if (r.end.reason == EndReason::kTimeUp)  // the winner's opponent lost on time
         ++stats[(r.end.winner == GameWinner::kBlack) == (black_index == 0) ? 1 : 0].time_losses;
       const std::string stem = game_file_stem(g.number);
-      Status w = write_file(dir / (stem + ".csa"),
-                            engine::write_csa_record(r.record, engine::CsaVersion::kV22));
+      Status w = engine::replace_file((dir / (stem + ".csa")).string(),
+                                      engine::write_csa_record(r.record, engine::CsaVersion::kV22));
       rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
                       end_reason_name(r.end.reason), r.plies,
                       r.search[engine::kBlack].average_depth(),
                       r.search[engine::kWhite].average_depth()});
-      if (w.is_ok()) w = write_file(dir / "summary.tsv", format_summary_tsv(rows));
+      if (w.is_ok())
+        w = engine::replace_file((dir / "summary.tsv").string(), format_summary_tsv(rows));
       if (!w.is_ok() && failure.is_ok()) {
         failure = w;
         stop = true;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "engine/file_write.h"
 #include "engine/words.h"
 
 namespace engine::eval {
@@ -112,20 +113,11 @@ Status Weights::load(const std::string& path) {
 }
 
 Status Weights::save(const std::string& path) const {
-  // Write a sibling file and rename it, so that a reader never sees half a file.
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) return Status::error(path + ": cannot open '" + temporary + "' for writing");
-    write(out);
-    out.flush();
-    if (!out) return Status::error(path + ": write error on '" + temporary + "'");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return Status::error(path + ": cannot rename '" + temporary + "' to it");
-  }
-  return Status::ok();
+  // Through a synced sibling file and a rename: a reader never sees half a file, and a crash
+  // keeps the previous weights.
+  std::ostringstream out;
+  write(out);
+  return replace_file(path, out.str());
 }
 
 void Weights::write(std::ostream& out) const {

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/file_write.h"
 #include "engine/shipped_file.h"
 #include "engine/text_lines.h"
 #include "engine/words.h"
@@ -154,12 +155,7 @@ std::string format_svm_model(const SvmModel& model, std::string_view comment) {
 }
 
 Status save_svm_model(const std::string& path, const SvmModel& model, std::string_view comment) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Status::error(path + ": cannot write the model file");
-  out << format_svm_model(model, comment);
-  out.close();
-  if (!out) return Status::error(path + ": write failed");
-  return Status::ok();
+  return replace_file(path, format_svm_model(model, comment));
 }
 
 std::string default_svm_model_path() { return shipped_file("data/mate/svm.model"); }
