@@ -60,7 +60,8 @@ CsaClient::CsaClient(CsaConfig config, Transport& transport, EnginePlayer& engin
       start_ns_(steady_ns()) {}
 
 CsaClient::~CsaClient() {
-  engine_.wait();  // no answer may arrive after this object is gone
+  engine_.wait();   // no answer may arrive after this object is gone
+  writer_.flush();  // the writer's jobs use files_ and log_
 }
 
 int64_t CsaClient::now_ms() const { return (steady_ns() - start_ns_) / 1000000; }
@@ -137,6 +138,7 @@ int CsaClient::run() {
   engine_.stop(0);
   engine_.wait();
   transport_.close();
+  writer_.flush();
   log_->info("finished: {}", finish_reason_);
   log_->flush();
   if (gave_up_) return kExitConnection;
@@ -229,18 +231,26 @@ void CsaClient::execute(const Action& a) {
   } else if (auto* g = std::get_if<action::GameStarted>(&a)) {
     game_summary_ = g->summary;
     us_ = g->summary.your_turn;
-    files_.start_game(g->summary);
-    record_paths_.push_back(files_.record_path());
     engine_.new_game();
-    log_->info("record: {}", files_.record_path());
+    // files_ and record_paths_ belong to the writer's thread from here on (run() flushes it).
+    writer_.post([this, summary = g->summary] {
+      files_.start_game(summary);
+      record_paths_.push_back(files_.record_path());
+      log_->info("record: {}", files_.record_path());
+    });
   } else if (std::holds_alternative<action::RecordUpdated>(a)) {
-    if (engine::Status st = files_.write_record(session_->record()); !st)
-      log_->error("{}", st.message());
+    writer_.post(
+        [this, record = session_->record()] {
+          if (engine::Status st = files_.write_record(record); !st) log_->error("{}", st.message());
+        },
+        /*replaceable=*/true);
   } else if (auto* g = std::get_if<action::GameEnded>(&a)) {
     results_.push_back(g->result);
     if (!g->result.outcome) game_cut_ = true;
-    if (engine::Status st = files_.append_result(g->result, game_summary_, us_); !st)
-      log_->error("{}", st.message());
+    writer_.post([this, result = g->result, summary = game_summary_, us = us_] {
+      if (engine::Status st = files_.append_result(result, summary, us); !st)
+        log_->error("{}", st.message());
+    });
   } else if (auto* r = std::get_if<action::GameRejected>(&a)) {
     log_->warn("game {} rejected by {}{}", r->game_id, r->by,
                r->reason.empty() ? "" : " (" + r->reason + ")");

@@ -11,7 +11,8 @@
 //  - timers at session.next_wakeup_ms(); a connection silent for the idle timeout is closed;
 //  - StartSearch / StopSearch on the engine; its answers, which arrive on a search thread, are
 //    queued under a mutex and the loop is woken (interrupt), then fed to the session here;
-//  - records: written after every move (GameFiles), one results line per game.
+//  - records: written after every move (GameFiles), one results line per game, on the
+//    RecordWriter's thread: a slow disk delays neither the next line's time nor a search.
 // request_quit() may be called from any thread or a signal handler (it only sets atomics); the
 // loop looks at it at least every kPollMs.
 //
@@ -35,6 +36,7 @@
 #include "client/csa_session.h"
 #include "client/engine_player.h"
 #include "client/game_files.h"
+#include "client/record_writer.h"
 #include "client/transport.h"
 
 namespace spdlog {
@@ -92,7 +94,7 @@ class CsaClient {
   std::function<void()> interrupt_;
   std::unique_ptr<CsaSession> session_;
   std::shared_ptr<spdlog::logger> log_;
-  GameFiles files_;
+  GameFiles files_;  // used on writer_'s thread once run() has set it up
   int64_t start_ns_ = 0;
 
   // Loop state (loop thread only).
@@ -108,7 +110,7 @@ class CsaClient {
   engine::Color us_ = engine::kBlack;
   GameSummary game_summary_;
   std::vector<GameResult> results_;
-  std::vector<std::string> record_paths_;
+  std::vector<std::string> record_paths_;  // filled on writer_'s thread, read after run()
   std::string finish_reason_;
   int connections_ = 0;
 
@@ -118,6 +120,9 @@ class CsaClient {
   std::vector<event::EngineMoveReady> answers_;
   std::atomic<int> quit_requests_{0};
   std::atomic<bool> quit_immediate_{false};
+
+  // Runs the file writes. Last, so that it is joined before the members its jobs use go.
+  RecordWriter writer_;
 };
 
 }  // namespace client
