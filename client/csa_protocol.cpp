@@ -229,7 +229,12 @@ Status parse_server_line(std::string_view line, ServerLine& out) {
     return line_error(line, "unknown result line");
   }
   if (line[0] == '%') {
-    if (!parse_special_fields(line, out.move, out.special, why)) return line_error(line, why);
+    if (!parse_special_fields(line, out.move, out.special, why)) {
+      // A known special move with a broken time ("%TORYO,Tx") is kept, as a move is.
+      if (out.special == CsaSpecialMove::kNone) return line_error(line, why);
+      out.move.t_milli.reset();
+      out.warning = line_error(line, why + ": the special move is kept without its time").message();
+    }
     out.type = ServerLineType::kSpecialMove;
     return Status::ok();
   }

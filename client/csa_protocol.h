@@ -91,9 +91,10 @@ struct ServerLine {
   GameOutcome outcome = GameOutcome::kWin;
   std::string x1_tag;   // "LOGIN", "WHO", "ERROR", ...
   std::string x1_body;  // the rest after "] ": "+OK x1"
-  // A move whose own 7 characters are well formed but whose suffix is not ("+7776FU,Tabc"):
-  // the move is kept without its time (move.t_milli empty) and this says what was wrong.
-  // Dropping the line would leave us a move behind the server for the rest of the game.
+  // A move whose own 7 characters are well formed but whose suffix is not ("+7776FU,Tabc"),
+  // or a known special move with a broken suffix ("%TORYO,Tx"): the move is kept without its
+  // time (move.t_milli empty) and this says what was wrong. Dropping the line would leave us
+  // a move behind the server for the rest of the game.
   std::string warning;
 };
 // Parses one line without its LF (a trailing CR is dropped). Errors for a line that is too

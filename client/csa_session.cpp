@@ -432,6 +432,7 @@ void CsaSession::on_game_line(const ServerLine& line) {
       return apply_move(line);
     case ServerLineType::kSpecialMove:
       stop_search();
+      if (!line.warning.empty()) log(LogLevel::kWarning, line.warning);
       last_special_ = line.special;
       if (line.move.t_milli) last_special_t_ = line.move.t_milli;
       return;

@@ -201,7 +201,7 @@ TEST_CASE("server lines: x1 replies") {
 TEST_CASE("server lines: malformed and hostile input is an error, never a crash") {
   for (const char* bad : {"+77X6FU", "+7776XX", "+7706FU", "+0076", "#WHATEVER", "#",
                           "START:", "START:a b", "REJECT:id", "REJECT: by bob", "LOGIN:bad name OK",
-                          "LOGIN:alice", "%FOO", "%TORYO,X", "##[", "##[]"}) {
+                          "LOGIN:alice", "%FOO", "%FOO,T1", "%TORYOX", "##[", "##[]"}) {
     CAPTURE(bad);
     server_error(bad);
   }
@@ -218,6 +218,16 @@ TEST_CASE("server lines: malformed and hostile input is an error, never a crash"
     CHECK(l.warning.find("kept without its time") != std::string::npos);
   }
   CHECK(server("+7776FU,T12").warning.empty());
+  // So is a known special move with a bad suffix (the server's '#' lines end the game anyway).
+  for (const char* text : {"%TORYO,X", "%TORYO,Tx", "%KACHI,", "%TORYO,T1,T2"}) {
+    CAPTURE(text);
+    ServerLine l;
+    REQUIRE(parse_server_line(text, l).is_ok());
+    CHECK(l.type == ServerLineType::kSpecialMove);
+    CHECK(!l.move.t_milli);
+    CHECK(l.warning.find("special move is kept without its time") != std::string::npos);
+  }
+  CHECK(server("%TORYO,T3").warning.empty());
   CHECK(server_error(std::string(5000, 'A')).find("5000 bytes") != std::string::npos);
   CHECK(server_error(std::string("+7776FU\0,T1", 11)).find("\\x00") != std::string::npos);
   CHECK(server_error("LOGIN:alice\x01 OK").find("control byte") != std::string::npos);
