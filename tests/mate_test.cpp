@@ -6,10 +6,10 @@
 #include <atomic>
 #include <fstream>
 #include <mutex>
-#include <thread>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/mate/mate1.h"
@@ -17,6 +17,7 @@
 #include "engine/mate/mate_line.h"
 #include "engine/mate/mate_moves.h"
 #include "engine/mate/mate_table.h"
+#include "engine/mate/path_keys.h"
 #include "engine/mate/solver.h"
 #include "engine/mate/usi_mate.h"
 #include "engine/movegen.h"
@@ -327,6 +328,31 @@ TEST_CASE("mate table: hand domination and garbage collection") {
   for (uint64_t k = 100; k < 100 + table.capacity(); ++k) table.store(k * 7919, small, 5, 5, uint32_t(k % 100));
   CHECK(table.collections() > 0);
   CHECK(table.used() < table.capacity());
+}
+
+TEST_CASE("mate path keys: shallowest ply, repeated keys, keys that share a filter slot") {
+  PathKeys path;
+  const uint64_t a = 0x1234'5678'9abc'def0ull;
+  const uint64_t b = a ^ 1;  // the same filter slot as a (the top bits), another key
+  const uint64_t c = a ^ (1ull << 63);
+  CHECK(path.find(a) == -1);
+  path.push(a, 0);
+  CHECK(path.find(a) == 0);
+  CHECK(path.find(b) == -1);  // the slot is taken, the key is not on the path
+  CHECK(path.find(c) == -1);
+  path.push(b, 1);
+  path.push(a, 2);  // a repetition: the shallower ply stands
+  CHECK(path.find(a) == 0);
+  CHECK(path.find(b) == 1);
+  path.pop();
+  CHECK(path.find(a) == 0);
+  path.pop();
+  CHECK(path.find(b) == -1);
+  path.pop();
+  CHECK(path.find(a) == -1);
+  path.push(c, 4);
+  path.clear();
+  CHECK(path.find(c) == -1);
 }
 
 TEST_CASE("sashite mate front: comments, errors by line, totals") {

@@ -60,7 +60,7 @@ MateSearch::MateSearch(Position& pos, MateTable& table, const MateOptions& optio
 MateStatus MateSearch::run(std::string& note) {
   start_ms_ = now_ms();
   on_path_.clear();
-  on_path_[pos_.key()] = 0;
+  on_path_.push(pos_.key(), 0);
   Value root;
   if (options_.algo == MateAlgo::kDfpn) {
     root = dfpn(0, kInfinitePn, kInfinitePn);
@@ -214,10 +214,10 @@ void MateSearch::refresh(int ply) {
     if (!c.sticky && !is_final(c)) table_.prefetch(c.board_key);
   for (Child& c : children) {
     if (c.sticky || is_final(c)) continue;
-    if (auto it = on_path_.find(c.key); it != on_path_.end()) {
+    if (const int path_ply = on_path_.find(c.key); path_ply >= 0) {
       c.pn = kInfinitePn;
       c.dn = 0;
-      c.min_rep = it->second;
+      c.min_rep = path_ply;
       c.solved_hand = c.hand;
       continue;
     }
@@ -286,10 +286,9 @@ void MateSearch::threshold_increments(int ply, uint32_t& pn_increment, uint32_t&
 MateSearch::Value MateSearch::search_child(int ply, Child& child, uint32_t thpn, uint32_t thdn,
                                            bool use_pds) {
   pos_.do_move(child.move, child.gives_check);
-  on_path_.emplace(child.key, ply + 1);
+  on_path_.push(child.key, ply + 1);
   const Value v = use_pds ? pds(ply + 1, thpn, thdn) : dfpn(ply + 1, thpn, thdn);
-  if (auto it = on_path_.find(child.key); it != on_path_.end() && it->second == ply + 1)
-    on_path_.erase(it);
+  on_path_.pop();
   pos_.undo_move();
   if (!aborted_ && v.pn != 0 && v.dn != 0) {
     // Unsolved: kept for refresh() should the child's table entry be replaced meanwhile.

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "engine/mate/mate_table.h"
+#include "engine/mate/path_keys.h"
 #include "engine/mate/solver.h"
 #include "engine/position.h"
 
@@ -82,7 +82,7 @@ class MateSearch {
   Color attacker_;
   int root_offset_ = 0;  // 1 when the defender is to move at the root
   std::vector<std::vector<Child>> frames_;
-  std::unordered_map<uint64_t, int> on_path_;  // full key -> its ply on the current path
+  PathKeys on_path_;  // full keys of the current path, with their plies
   uint64_t nodes_ = 0;
   int max_ply_reached_ = 0;
   uintptr_t stack_root_ = 0;
