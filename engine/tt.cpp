@@ -1,30 +1,19 @@
 // TranspositionTable: allocation, probing and the replacement scheme.
 #include "engine/tt.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <algorithm>
-#include <new>
+#include <cstring>
 
-#include <sys/mman.h>
+#include "engine/huge_pages.h"
 
 namespace engine {
-
-void TranspositionTable::FreeDeleter::operator()(void* p) const { std::free(p); }
 
 void TranspositionTable::resize(size_t megabytes) {
   size_t count = megabytes * 1024 * 1024 / sizeof(Cluster);
   if (count == 0) count = 1;
-  // Aligned to 2 MB and advised as huge pages where the kernel offers them: every probe
-  // is a random access, and with 4 KB pages most of them also miss the TLB.
-  constexpr size_t kHugePage = size_t(2) << 20;
-  const size_t bytes = (count * sizeof(Cluster) + kHugePage - 1) / kHugePage * kHugePage;
-  void* memory = std::aligned_alloc(kHugePage, bytes);
-  if (!memory) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  madvise(memory, bytes, MADV_HUGEPAGE);
-#endif
-  clusters_.reset(static_cast<Cluster*>(memory));
+  // Huge pages: every probe is a random access, and with 4 KB pages most of them also miss
+  // the TLB.
+  clusters_.reset(static_cast<Cluster*>(allocate_huge_pages(count * sizeof(Cluster)).release()));
   cluster_count_ = count;
   clear();
 }

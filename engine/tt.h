@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/huge_pages.h"
 #include "engine/types.h"
 
 namespace engine {
@@ -53,10 +54,7 @@ class TranspositionTable {
   size_t cluster_index(uint64_t key) const {
     return size_t((unsigned __int128)key * cluster_count_ >> 64);
   }
-  struct FreeDeleter {
-    void operator()(void* p) const;
-  };
-  std::unique_ptr<Cluster[], FreeDeleter> clusters_;
+  std::unique_ptr<Cluster[], HugePagesDeleter> clusters_;
   size_t cluster_count_ = 0;
   uint8_t generation_ = 0;
 };

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/huge_pages.h"
 #include "engine/mate/mate1.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_line.h"
@@ -328,6 +329,23 @@ TEST_CASE("mate table: hand domination and garbage collection") {
   for (uint64_t k = 100; k < 100 + table.capacity(); ++k) table.store(k * 7919, small, 5, 5, uint32_t(k % 100));
   CHECK(table.collections() > 0);
   CHECK(table.used() < table.capacity());
+}
+
+TEST_CASE("huge-page arrays (the mate table's and the search's): 2 MB aligned, initialised") {
+  struct Slot {
+    uint64_t key = 7;
+    uint32_t count = 3;
+  };
+  const size_t count = (size_t(3) << 20) / sizeof(Slot);  // a page and a half
+  auto slots = make_huge_page_array<Slot>(count);
+  CHECK(reinterpret_cast<uintptr_t>(slots.get()) % (size_t(2) << 20) == 0);
+  bool all_initialised = true;
+  for (size_t i = 0; i < count; ++i) all_initialised &= slots[i].key == 7 && slots[i].count == 3;
+  CHECK(all_initialised);
+  slots[count - 1].key = 9;  // the last element lies inside the allocation
+  MateTable table(1);
+  CHECK(table.capacity() == (size_t(1) << 20) / sizeof(MateEntry));
+  CHECK(!table.lookup(42, Hand()).found);
 }
 
 TEST_CASE("mate path keys: shallowest ply, repeated keys, keys that share a filter slot") {

@@ -3,6 +3,8 @@
 #include "engine/mate/mate_table.h"
 
 #include <algorithm>
+#include <span>
+#include <vector>
 
 namespace engine::mate {
 namespace {
@@ -15,13 +17,14 @@ MateTable::MateTable(size_t megabytes) {
   // Entries start at generation 0, which is never the table's: all empty.
   const size_t entries = std::max<size_t>(megabytes, 1) * 1024 * 1024 / sizeof(MateEntry);
   cluster_count_ = std::max<size_t>(entries / kClusterSize, 1);
-  entries_.assign(cluster_count_ * kClusterSize, MateEntry{});
+  entry_count_ = cluster_count_ * kClusterSize;
+  entries_ = make_huge_page_array<MateEntry>(entry_count_);
 }
 
 void MateTable::clear() {
   used_ = 0;
   if (++generation_ == 0) {
-    std::fill(entries_.begin(), entries_.end(), MateEntry{});
+    std::fill(entries_.get(), entries_.get() + entry_count_, MateEntry{});
     generation_ = 1;
   }
 }
@@ -58,7 +61,7 @@ MateLookup MateTable::lookup(uint64_t board_key, Hand attacker_hand) const {
 
 void MateTable::store(uint64_t board_key, Hand hand, uint32_t pn, uint32_t dn, uint32_t amount,
                       Move move, int mate_len) {
-  if (used_ * 10 >= entries_.size() * 9) collect_garbage();
+  if (used_ * 10 >= entry_count_ * 9) collect_garbage();
   MateEntry* c = cluster(board_key);
   const bool solved = pn == 0 || dn == 0;
   MateEntry* slot = nullptr;
@@ -105,20 +108,20 @@ void MateTable::collect_garbage() {
   ++collections_;
   // The median amount of a sample of used entries is the cut.
   std::vector<uint32_t> sample;
-  const size_t step = std::max<size_t>(entries_.size() / 4096, 1);
-  for (size_t i = 0; i < entries_.size(); i += step)
+  const size_t step = std::max<size_t>(entry_count_ / 4096, 1);
+  for (size_t i = 0; i < entry_count_; i += step)
     if (live(entries_[i])) sample.push_back(entries_[i].amount);
   if (sample.empty()) return;
   std::nth_element(sample.begin(), sample.begin() + sample.size() / 2, sample.end());
   const uint32_t cut = sample[sample.size() / 2];
-  for (MateEntry& e : entries_) {
+  for (MateEntry& e : std::span(entries_.get(), entry_count_)) {
     if (live(e) && e.amount <= cut) {
       e = MateEntry{};
       --used_;
     }
   }
   // Survivors age, so that old work does not block new work forever.
-  for (MateEntry& e : entries_)
+  for (MateEntry& e : std::span(entries_.get(), entry_count_))
     if (live(e)) e.amount -= e.amount / 4;
 }
 

@@ -4,9 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "engine/hand.h"
+#include "engine/huge_pages.h"
 #include "engine/types.h"
 
 namespace engine::mate {
@@ -63,7 +64,7 @@ class MateTable {
   // Starts loading the cluster of a board into the cache.
   void prefetch(uint64_t board_key) const { __builtin_prefetch(cluster(board_key)); }
 
-  size_t capacity() const { return entries_.size(); }
+  size_t capacity() const { return entry_count_; }
   size_t used() const { return used_; }
   uint64_t collections() const { return collections_; }
   // Frees the least-worked entries until about half the table is free.
@@ -75,7 +76,8 @@ class MateTable {
   bool live(const MateEntry& e) const { return e.board_key != 0 && e.generation == generation_; }
   const MateEntry* cluster(uint64_t board_key) const;
 
-  std::vector<MateEntry> entries_;
+  std::unique_ptr<MateEntry[], HugePagesDeleter> entries_;  // in huge pages: probes are random
+  size_t entry_count_ = 0;
   size_t cluster_count_ = 0;
   size_t used_ = 0;
   uint16_t generation_ = 1;
