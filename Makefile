@@ -25,15 +25,16 @@ else
   CXXFLAGS += -DNDEBUG
 endif
 # Optimisation by top directory, OPT_<dir> (compiling is most of `make test`'s time).
-# Release: the engine, the book and the tools at -O3; the CSA client (network-bound) and the
-# command-line front ends (app/: CLI11 code, run once a command) at -O1, the tests' own code
-# at -O0: half the compiling, the same binary speed.
+# Release: the engine, the book and the tools at -O3; the CSA client and the USI process
+# layer (usi/: network- and pipe-bound) and the command-line front ends (app/: CLI11 code, run
+# once a command) at -O1, the tests' own code at -O0: half the compiling, the same binary speed.
 # DEBUG=1 (the sanitizer build): the engine and the book, whose searches and scans the tests
-# run, at -O1; the client and tools at -Og, the tests' code at -O0. Under the sanitizers these
+# run, at -O1; usi/, the client and tools at -Og, the tests' code at -O0. Under the sanitizers these
 # compile 1.5 to 3 times faster than -O1; each level was chosen by the suites' running times.
 ifeq ($(DEBUG),1)
   OPT_engine ?= -O1
   OPT_book   ?= -O1
+  OPT_usi    ?= -Og
   OPT_client ?= -Og
   OPT_tools  ?= -Og
   OPT_app    ?= -O0
@@ -41,6 +42,7 @@ ifeq ($(DEBUG),1)
 else
   OPT_engine ?= -O3
   OPT_book   ?= -O3
+  OPT_usi    ?= -O1
   OPT_client ?= -O1
   OPT_tools  ?= -O3
   OPT_app    ?= -O1
@@ -63,7 +65,7 @@ ifeq ($(POPCNT),1)
 endif
 CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 
-LIB_SRC  := $(wildcard engine/*.cpp engine/*/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
+LIB_SRC  := $(wildcard engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,

@@ -22,7 +22,7 @@
 #include "tools/book_think_engines.h"
 #include "tools/book_think_tree.h"
 #include "tools/book_think_work.h"
-#include "tools/child_process.h"
+#include "usi/child_process.h"
 #include "tools/progress_bar.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -106,12 +106,12 @@ void run_think(const BookThinkOptions& o) {
 }  // namespace
 
 TEST_CASE("book think: mate and centipawn scores as values") {
-  SearchScore cp;
+  usi::SearchScore cp;
   cp.cp = 123;
   CHECK(score_to_think_value(cp) == 123);
   cp.cp = 999999;
   CHECK(score_to_think_value(cp) == kThinkMaxCp);
-  SearchScore mate;
+  usi::SearchScore mate;
   mate.is_mate = true;
   mate.mate_plies = 5;
   CHECK(score_to_think_value(mate) == kThinkMateValue - 5);
@@ -119,10 +119,10 @@ TEST_CASE("book think: mate and centipawn scores as values") {
   mate.mate_plies = -1;
   CHECK(score_to_think_value(mate) == kThinkMateValue - kThinkUnknownMatePlies);
 
-  BestMove resign;
+  usi::BestMove resign;
   resign.move = "resign";
   CHECK(think_answer_from(resign).value == -kThinkMateValue);
-  BestMove played;
+  usi::BestMove played;
   played.move = "7g7f";
   played.search.depth = 7;
   played.search.score = cp;
@@ -291,7 +291,7 @@ TEST_CASE("book think: shards split the work, SFEN files, engine options") {
   BookThinkOptions o;
   o.engines = {"a", "b"};
   o.engine_options = {"1:UCI_Variant=shogi", "0:Threads=1"};
-  std::vector<EngineConfig> configs;
+  std::vector<usi::EngineConfig> configs;
   REQUIRE(make_think_engine_configs(o, configs).is_ok());
   REQUIRE(configs[1].options.size() == 1);
   CHECK(configs[1].options[0] == std::make_pair(std::string("UCI_Variant"), std::string("shogi")));
@@ -392,13 +392,13 @@ TEST_CASE("book think: killed with SIGKILL after the first batch, resumed, equal
       "--depth", "4", "--batch", "1", "--engine", "build/sashite usi", "--engine",
       "build/sashite usi", "--option", "0:Threads=1", "--option", "0:USI_Hash=16", "--option",
       "1:Threads=1", "--option", "1:USI_Hash=16", "--option", "1:FutilityMode=off"};
-  ChildProcess child;
+  usi::ChildProcess child;
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line;
   bool batch_written = false;
-  const auto deadline = ChildProcess::Clock::now() + std::chrono::seconds(60);
+  const auto deadline = usi::ChildProcess::Clock::now() + std::chrono::seconds(60);
   while (!batch_written &&
-         child.read_line(line, deadline) == ChildProcess::ReadResult::kLine)
+         child.read_line(line, deadline) == usi::ChildProcess::ReadResult::kLine)
     batch_written = line.rfind("batch:", 0) == 0;
   REQUIRE(batch_written);
   child.kill();  // SIGKILL: the engines it started die with their pipes closed

@@ -20,7 +20,7 @@
 #include "engine/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "tools/child_process.h"
+#include "usi/child_process.h"
 #include "tools/learn_fit.h"
 
 namespace learn_label_test {
@@ -163,18 +163,18 @@ TEST_CASE("learn label: position commands and value comments") {
   CHECK(label_position_command(rec, 1) ==
         "position sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d");
 
-  SearchReport r;
+  usi::SearchReport r;
   CHECK(label_value_comment(r, kBlack).empty());
   r.depth = 7;
   CHECK(label_value_comment(r, kBlack).empty());  // a depth without a score
   r.nodes = 1234;
-  r.score = SearchScore{false, 30, -1, true};
+  r.score = usi::SearchScore{false, 30, -1, true};
   CHECK(label_value_comment(r, kBlack) == "** 30 depth 7 nodes 1234");
   CHECK(label_value_comment(r, kWhite) == "** -30 depth 7 nodes 1234");
-  r.score = SearchScore{true, 0, 5, true};  // the side to move mates in 5
+  r.score = usi::SearchScore{true, 0, 5, true};  // the side to move mates in 5
   CHECK(label_value_comment(r, kBlack) == "** +M depth 7 nodes 1234");
   CHECK(label_value_comment(r, kWhite) == "** -M depth 7 nodes 1234");
-  r.score = SearchScore{true, 0, 4, false};  // the side to move is mated
+  r.score = usi::SearchScore{true, 0, 4, false};  // the side to move is mated
   CHECK(label_value_comment(r, kBlack) == "** -M depth 7 nodes 1234");
   CHECK(label_value_comment(r, kWhite) == "** +M depth 7 nodes 1234");
 
@@ -413,11 +413,11 @@ TEST_CASE("learn label: the command line") {
       kSashite,   "learn",      "label", "--records", kLabelDir,   "--out", out,
       "--engine", fake.script,  "--opt", "Thread=1",  "--byoyomi", "100",   "--first-ply",
       "3",        "--last-ply", "4",     "--jobs",    "1"};
-  ChildProcess child;
+  usi::ChildProcess child;
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line, all;
-  const auto deadline = ChildProcess::Clock::now() + std::chrono::seconds(30);
-  while (child.read_line(line, deadline) == ChildProcess::ReadResult::kLine) all += line + "\n";
+  const auto deadline = usi::ChildProcess::Clock::now() + std::chrono::seconds(30);
+  while (child.read_line(line, deadline) == usi::ChildProcess::ReadResult::kLine) all += line + "\n";
   CHECK(child.wait_exit(deadline));
   CHECK(all.rfind("1 records: 0 skipped (already labelled), 1 read, 1 written; 2 positions: 2 "
                   "labelled (0 mates), 0 failures, 0 unscored; ",

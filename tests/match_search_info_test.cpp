@@ -14,28 +14,28 @@ using namespace tools;
 
 namespace {
 
-SearchScore cp(int value) {
-  SearchScore s;
+usi::SearchScore cp(int value) {
+  usi::SearchScore s;
   s.cp = value;
   return s;
 }
 
-SearchScore mate(int plies, bool mating) {
-  SearchScore s;
+usi::SearchScore mate(int plies, bool mating) {
+  usi::SearchScore s;
   s.is_mate = true;
   s.mate_plies = plies;
   s.mating = mating;
   return s;
 }
 
-UsiInfoLine parse(const std::string& line) {
-  UsiInfoLine info;
-  REQUIRE_MESSAGE(parse_usi_info(line, info), line);
+usi::UsiInfoLine parse(const std::string& line) {
+  usi::UsiInfoLine info;
+  REQUIRE_MESSAGE(usi::parse_usi_info(line, info), line);
   return info;
 }
 
-SearchReport track(const std::vector<std::string>& lines) {
-  SearchInfoTracker tracker;
+usi::SearchReport track(const std::vector<std::string>& lines) {
+  usi::SearchInfoTracker tracker;
   for (const std::string& line : lines) tracker.on_line(line);
   return tracker.report();
 }
@@ -43,7 +43,7 @@ SearchReport track(const std::vector<std::string>& lines) {
 }  // namespace
 
 TEST_CASE("search info: well-formed info lines") {
-  UsiInfoLine i = parse(
+  usi::UsiInfoLine i = parse(
       "info depth 12 seldepth 20 score cp 34 nodes 123456 nps 1000 time 5 hashfull 3 pv 7g7f 3c3d");
   CHECK(i.depth == 12);
   CHECK(i.score == cp(34));
@@ -67,12 +67,12 @@ TEST_CASE("search info: well-formed info lines") {
 }
 
 TEST_CASE("search info: malformed lines give empty fields, never a failure") {
-  UsiInfoLine i;
-  CHECK_FALSE(parse_usi_info("", i));
-  CHECK_FALSE(parse_usi_info("   ", i));
-  CHECK_FALSE(parse_usi_info("infodepth 5", i));
-  CHECK_FALSE(parse_usi_info("bestmove 7g7f", i));
-  CHECK_FALSE(parse_usi_info(" id name info depth 5", i));
+  usi::UsiInfoLine i;
+  CHECK_FALSE(usi::parse_usi_info("", i));
+  CHECK_FALSE(usi::parse_usi_info("   ", i));
+  CHECK_FALSE(usi::parse_usi_info("infodepth 5", i));
+  CHECK_FALSE(usi::parse_usi_info("bestmove 7g7f", i));
+  CHECK_FALSE(usi::parse_usi_info(" id name info depth 5", i));
 
   i = parse("info");
   CHECK(!i.depth);
@@ -122,7 +122,7 @@ TEST_CASE("search info: random garbage never breaks the parser or the tracker") 
   const std::vector<std::string> words = {"info", "depth", "score", "cp", "mate", "nodes",
                                           "multipv", "pv", "string", "+", "-", "-0", "7",
                                           "12", "x", "", "\t", "99999999999999999999"};
-  SearchInfoTracker tracker;
+  usi::SearchInfoTracker tracker;
   for (int n = 0; n < 5000; ++n) {
     std::string line = n % 2 ? "info" : "";
     const int count = int(rng() % 10);
@@ -133,8 +133,8 @@ TEST_CASE("search info: random garbage never breaks the parser or the tracker") 
       else
         line += words[rng() % words.size()];
     }
-    UsiInfoLine info;
-    parse_usi_info(line, info);
+    usi::UsiInfoLine info;
+    usi::parse_usi_info(line, info);
     tracker.on_line(line);
     if (info.depth) CHECK(*info.depth >= 0);
   }
@@ -142,7 +142,7 @@ TEST_CASE("search info: random garbage never breaks the parser or the tracker") 
 }
 
 TEST_CASE("search info: the tracker keeps the last report of the first PV") {
-  SearchReport r = track({
+  usi::SearchReport r = track({
       "info depth 1 seldepth 1 score cp 10 nodes 100 pv 7g7f",
       "info depth 2 seldepth 3 score cp 20 nodes 300 pv 7g7f 3c3d",
       "info depth 3 currmove 2g2f currmovenumber 1",  // progress: no score
@@ -160,13 +160,13 @@ TEST_CASE("search info: the tracker keeps the last report of the first PV") {
   CHECK(!r.score);
   CHECK(!r.nodes);
 
-  CHECK(track({}) == SearchReport());
-  CHECK(track({"bestmove 7g7f", "readyok"}) == SearchReport());
+  CHECK(track({}) == usi::SearchReport());
+  CHECK(track({"bestmove 7g7f", "readyok"}) == usi::SearchReport());
   CHECK(track({"info depth 3 score mate 1 pv 5b5a"}).score == mate(1, true));
 }
 
 TEST_CASE("search info: the record comment, from Black's point of view") {
-  SearchReport r;
+  usi::SearchReport r;
   CHECK(search_comment(r, engine::kBlack) == "");
   r.depth = 12;
   CHECK(search_comment(r, engine::kBlack) == "** ? depth 12");
@@ -187,8 +187,8 @@ TEST_CASE("search info: the record comment, from Black's point of view") {
   r.score = mate(-1, true);
   CHECK(search_comment(r, engine::kWhite) == "** -M depth 12 nodes 34567");
 
-  CHECK(format_search_score(cp(-120)) == "-120");
-  CHECK(format_search_score(mate(0, false)) == "-M0");
+  CHECK(usi::format_search_score(cp(-120)) == "-120");
+  CHECK(usi::format_search_score(mate(0, false)) == "-M0");
   CHECK(cp(7).negated().negated() == cp(7));
 }
 

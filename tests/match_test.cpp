@@ -16,7 +16,7 @@
 #include "engine/csa_record.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "tools/child_process.h"
+#include "usi/child_process.h"
 #include "tools/elo.h"
 #include "tools/match_openings.h"
 #include "tools/match_runner.h"
@@ -166,14 +166,14 @@ TEST_CASE("elo: the logistic model and the normal interval on known scores") {
 
 TEST_CASE("match: command lines split like a shell") {
   std::vector<std::string> argv;
-  REQUIRE(split_command_line("  /usr/games/gpsusi  ", argv).is_ok());
+  REQUIRE(usi::split_command_line("  /usr/games/gpsusi  ", argv).is_ok());
   CHECK(argv == std::vector<std::string>{"/usr/games/gpsusi"});
-  REQUIRE(split_command_line("sh 'a b.sh' \"x \\\"y\\\"\" c\\ d", argv).is_ok());
+  REQUIRE(usi::split_command_line("sh 'a b.sh' \"x \\\"y\\\"\" c\\ d", argv).is_ok());
   CHECK(argv == std::vector<std::string>{"sh", "a b.sh", "x \"y\"", "c d"});
-  CHECK_FALSE(split_command_line("sh 'oops", argv).is_ok());
-  CHECK_FALSE(split_command_line("   ", argv).is_ok());
-  CHECK(is_gpsusi_command("/usr/games/gpsusi"));
-  CHECK_FALSE(is_gpsusi_command("/usr/games/fairy-stockfish"));
+  CHECK_FALSE(usi::split_command_line("sh 'oops", argv).is_ok());
+  CHECK_FALSE(usi::split_command_line("   ", argv).is_ok());
+  CHECK(usi::is_gpsusi_command("/usr/games/gpsusi"));
+  CHECK_FALSE(usi::is_gpsusi_command("/usr/games/fairy-stockfish"));
 }
 
 TEST_CASE("match: opening lines") {

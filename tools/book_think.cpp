@@ -24,7 +24,7 @@ constexpr int kDefaultDepth = 8;
 constexpr int kFaultsInARowLimit = 3;
 constexpr std::chrono::seconds kFlushInterval{30};
 
-// Quotes a word for split_command_line: '...' with each ' written as '\''.
+// Quotes a word for usi::split_command_line: '...' with each ' written as '\''.
 std::string quote_word(const std::string& word) {
   std::string q = "'";
   for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -41,7 +41,7 @@ ThinkSearchLimits search_limits(const BookThinkOptions& o) {
 }
 
 // What the scores mean; stored in the output so that a rerun with other settings is noticed.
-std::string settings_text(const BookThinkOptions& o, const std::vector<EngineConfig>& configs,
+std::string settings_text(const BookThinkOptions& o, const std::vector<usi::EngineConfig>& configs,
                           const ThinkSearchLimits& limits) {
   std::string s = limits.go_command() + "; tree-depth " + std::to_string(o.tree_depth) +
                   "; combine " + o.combine;
@@ -58,7 +58,7 @@ std::string settings_text(const BookThinkOptions& o, const std::vector<EngineCon
 // The shared state of one run: the work, the output book, what is waiting to be written.
 class ThinkRun {
  public:
-  ThinkRun(const BookThinkOptions& o, std::vector<EngineConfig> configs, std::vector<ThinkWork> work,
+  ThinkRun(const BookThinkOptions& o, std::vector<usi::EngineConfig> configs, std::vector<ThinkWork> work,
            std::ostream& out, std::ostream& err)
       : o_(o),
         configs_(std::move(configs)),
@@ -84,7 +84,7 @@ class ThinkRun {
   std::string note() const;
 
   const BookThinkOptions& o_;
-  const std::vector<EngineConfig> configs_;
+  const std::vector<usi::EngineConfig> configs_;
   const ThinkSearchLimits limits_;
   ThinkValuation valuation_;
   const std::vector<ThinkWork> work_;
@@ -226,12 +226,12 @@ std::string default_think_engine_command() {
   return quote_word(sashite.string()) + " usi";
 }
 
-Status make_think_engine_configs(const BookThinkOptions& o, std::vector<EngineConfig>& configs) {
+Status make_think_engine_configs(const BookThinkOptions& o, std::vector<usi::EngineConfig>& configs) {
   configs.clear();
   std::vector<std::string> commands = o.engines;
   if (commands.empty()) commands.push_back(default_think_engine_command());
   for (const std::string& command : commands) {
-    EngineConfig c;
+    usi::EngineConfig c;
     c.command = command;
     c.isolate_home = o.isolate_home;
     c.stderr_path = o.engine_stderr;
@@ -257,14 +257,14 @@ Status make_think_engine_configs(const BookThinkOptions& o, std::vector<EngineCo
   }
   // gpsusi plays from its own opening book without a search (and without a score): off,
   // unless the user chose a BookDepth.
-  for (EngineConfig& c : configs) {
-    if (!is_gpsusi_command(c.command)) continue;
+  for (usi::EngineConfig& c : configs) {
+    if (!usi::is_gpsusi_command(c.command)) continue;
     const bool chosen = std::any_of(c.options.begin(), c.options.end(),
                                     [](const auto& kv) { return kv.first == "BookDepth"; });
     if (!chosen) c.options.insert(c.options.begin(), {"BookDepth", "0"});
   }
   // Our own engine too: its book bonuses would leak into the values stored in the book.
-  for (EngineConfig& c : configs) {
+  for (usi::EngineConfig& c : configs) {
     const std::string program = c.command.substr(0, c.command.find(' '));
     if (std::filesystem::path(program).filename() != "sashite") continue;
     const bool chosen = std::any_of(c.options.begin(), c.options.end(),
@@ -288,10 +288,10 @@ Status validate_book_think_options(const BookThinkOptions& o) {
   std::error_code ec;
   if (!o.book_dir.empty() && std::filesystem::equivalent(o.book_dir, o.out_dir, ec))
     return Status::error("--out " + o.out_dir + " is the input book: write to a new directory");
-  std::vector<EngineConfig> configs;
+  std::vector<usi::EngineConfig> configs;
   if (Status s = make_think_engine_configs(o, configs); !s) return s;
-  for (const EngineConfig& c : configs)
-    if (is_gpsusi_command(c.command) && o.movetime_ms == 0)
+  for (const usi::EngineConfig& c : configs)
+    if (usi::is_gpsusi_command(c.command) && o.movetime_ms == 0)
       return Status::error("engine '" + c.command +
                            "' is gpsusi, which aborts on go depth: use --movetime (>= 1000)");
   return Status::ok();
@@ -299,7 +299,7 @@ Status validate_book_think_options(const BookThinkOptions& o) {
 
 Status run_book_think(const BookThinkOptions& o, std::ostream& out, std::ostream& err) {
   if (Status s = validate_book_think_options(o); !s) return s;
-  std::vector<EngineConfig> configs;
+  std::vector<usi::EngineConfig> configs;
   if (Status s = make_think_engine_configs(o, configs); !s) return s;
   ThinkShard shard;
   parse_think_shard(o.shard, shard);

@@ -9,7 +9,7 @@
 
 #include "engine/status.h"
 #include "tools/book_think_tree.h"
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 namespace tools {
 
@@ -53,10 +53,10 @@ engine::Status validate_book_think_options(const BookThinkOptions& o);
 // gpsusi gets BookDepth=0 first (its own book off) unless an option sets BookDepth; our
 // own engine (a program named sashite) gets USI_OwnBook=false the same way.
 engine::Status make_think_engine_configs(const BookThinkOptions& o,
-                                         std::vector<EngineConfig>& configs);
+                                         std::vector<usi::EngineConfig>& configs);
 
 // The command of this program's own engine: "<directory of /proc/self/exe>/sashite usi"
-// (quoted for split_command_line).
+// (quoted for usi::split_command_line).
 std::string default_think_engine_command();
 
 // Runs book think: reads the work, skips what `out_dir` already holds, thinks about the rest

@@ -22,7 +22,7 @@ Milliseconds ThinkSearchLimits::timeout() const {
   return Milliseconds(int64_t(movetime_ms) * 2 + 60000);
 }
 
-ThinkAnswer think_answer_from(const BestMove& best) {
+ThinkAnswer think_answer_from(const usi::BestMove& best) {
   ThinkAnswer a;
   a.best_move = best.move;
   if (best.search.score) {
@@ -36,9 +36,9 @@ ThinkAnswer think_answer_from(const BestMove& best) {
   return a;
 }
 
-ThinkEngines::ThinkEngines(std::vector<EngineConfig> configs, ThinkSearchLimits limits)
+ThinkEngines::ThinkEngines(std::vector<usi::EngineConfig> configs, ThinkSearchLimits limits)
     : configs_(std::move(configs)), limits_(limits), processes_(configs_.size()) {
-  for (const EngineConfig& c : configs_) byoyomi_form_.push_back(is_gpsusi_command(c.command));
+  for (const usi::EngineConfig& c : configs_) byoyomi_form_.push_back(usi::is_gpsusi_command(c.command));
 }
 
 ThinkEngines::~ThinkEngines() { shut_down(); }
@@ -53,10 +53,10 @@ std::string ThinkEngines::describe(size_t index) const {
 }
 
 Status ThinkEngines::start_engine(size_t index) {
-  auto process = std::make_unique<UsiEngineProcess>();
+  auto process = std::make_unique<usi::UsiEngineProcess>();
   if (Status s = process->start(configs_[index]); !s)
     return Status::error(describe(index) + ": " + s.message());
-  const EngineReply r =
+  const usi::EngineReply r =
       process->start_session(configs_[index].options, Milliseconds(limits_.ready_timeout_ms));
   if (!r.ok()) return Status::error(describe(index) + ": " + r.detail);
   processes_[index] = std::move(process);
@@ -73,7 +73,7 @@ Status ThinkEngines::start() {
 Status ThinkEngines::new_position() {
   if (Status s = start(); !s) return s;
   for (size_t i = 0; i < processes_.size(); ++i) {
-    const EngineReply r = processes_[i]->new_game(Milliseconds(limits_.ready_timeout_ms));
+    const usi::EngineReply r = processes_[i]->new_game(Milliseconds(limits_.ready_timeout_ms));
     if (!r.ok()) return Status::error(describe(i) + ": " + r.detail);
   }
   return Status::ok();
@@ -91,7 +91,7 @@ Status ThinkEngines::search(int index, const std::string& root_sfen,
       position += engine::format_usi_move(m);
     }
   }
-  const BestMove best = processes_[i]->think(position, limits_.go_command(byoyomi_form_[i]),
+  const usi::BestMove best = processes_[i]->think(position, limits_.go_command(byoyomi_form_[i]),
                                                 limits_.timeout());
   if (!best.ok()) return Status::error(describe(i) + ": " + best.detail + " after '" + position + "'");
   answer = think_answer_from(best);
@@ -103,7 +103,7 @@ void ThinkEngines::restart() {
 }
 
 void ThinkEngines::shut_down() {
-  const auto deadline = UsiEngineProcess::Clock::now() + Milliseconds(2000);
+  const auto deadline = usi::UsiEngineProcess::Clock::now() + Milliseconds(2000);
   for (auto& p : processes_)
     if (p) p->quit();
   for (auto& p : processes_)

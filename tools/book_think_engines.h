@@ -9,7 +9,7 @@
 #include "engine/status.h"
 #include "engine/types.h"
 #include "tools/book_think_tree.h"
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 namespace tools {
 
@@ -32,7 +32,7 @@ struct ThinkSearchLimits {
 // The answer of one search as the tree wants it: the best move word and the final score of
 // the info lines (engine's view = side to move's view). An engine that resigns or declares a
 // win without a score gets -kThinkMateValue or +kThinkMateValue.
-ThinkAnswer think_answer_from(const BestMove& best);
+ThinkAnswer think_answer_from(const usi::BestMove& best);
 
 // One process per configured engine, kept from one position to the next. Each position
 // starts with isready/usinewgame on every engine (new_position), so a position's results do
@@ -41,7 +41,7 @@ ThinkAnswer think_answer_from(const BestMove& best);
 // Not thread-safe: one job (thread) owns one ThinkEngines.
 class ThinkEngines {
  public:
-  ThinkEngines(std::vector<EngineConfig> configs, ThinkSearchLimits limits);
+  ThinkEngines(std::vector<usi::EngineConfig> configs, ThinkSearchLimits limits);
   ~ThinkEngines();
 
   // Starts every engine: usi/usiok, setoptions. Errors name the engine and its command.
@@ -68,9 +68,9 @@ class ThinkEngines {
   engine::Status start_engine(size_t index);
   std::string describe(size_t index) const;
 
-  std::vector<EngineConfig> configs_;
+  std::vector<usi::EngineConfig> configs_;
   ThinkSearchLimits limits_;
-  std::vector<std::unique_ptr<UsiEngineProcess>> processes_;  // null: not running
+  std::vector<std::unique_ptr<usi::UsiEngineProcess>> processes_;  // null: not running
   std::vector<bool> byoyomi_form_;  // per engine: is gpsusi (see ThinkSearchLimits)
 };
 

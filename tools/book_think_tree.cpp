@@ -12,7 +12,7 @@ using engine::Move;
 using engine::Position;
 using engine::Status;
 
-int score_to_think_value(const SearchScore& score) {
+int score_to_think_value(const usi::SearchScore& score) {
   if (!score.is_mate) return std::clamp(score.cp, -kThinkMaxCp, kThinkMaxCp);
   const int plies = score.mate_plies >= 0 ? std::min(score.mate_plies, kThinkMateValue - kThinkMaxCp - 1)
                                           : kThinkUnknownMatePlies;

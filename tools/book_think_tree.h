@@ -46,7 +46,7 @@ constexpr int kThinkMaxCp = 30000;
 constexpr int kThinkUnknownMatePlies = 100;
 
 // A USI score as a think value (the same point of view).
-int score_to_think_value(const SearchScore& score);
+int score_to_think_value(const usi::SearchScore& score);
 
 // Whether a think value is a mate value (for either side) rather than centipawns.
 constexpr bool is_think_mate(int value) { return value > kThinkMaxCp || value < -kThinkMaxCp; }

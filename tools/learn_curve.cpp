@@ -22,7 +22,7 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "engine/shipped_file.h"
-#include "tools/child_process.h"
+#include "usi/child_process.h"
 #include "tools/learn_data.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
@@ -207,14 +207,14 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
   std::error_code ec;
   const fs::path stderr_path =
       fs::temp_directory_path(ec) / ("sashite-gnuplot-" + std::to_string(::getpid()) + ".err");
-  ChildProcess gnuplot;
+  usi::ChildProcess gnuplot;
   if (Status s = gnuplot.start({gnuplot_program}, {}, stderr_path.string()); !s)
     return Status::error(s.message() +
                          " (--png needs gnuplot; on Debian: apt-get install gnuplot-nox)");
   std::istringstream lines(script);
   bool written = true;
   for (std::string line; written && std::getline(lines, line);) written = gnuplot.write_line(line);
-  const bool exited = gnuplot.wait_exit(ChildProcess::Clock::now() + std::chrono::seconds(60));
+  const bool exited = gnuplot.wait_exit(usi::ChildProcess::Clock::now() + std::chrono::seconds(60));
   if (!exited) gnuplot.kill();
   const std::string how = exited ? gnuplot.exit_description() : "did not finish within 60 s";
   std::string messages;

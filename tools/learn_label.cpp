@@ -16,7 +16,7 @@
 #include "engine/position.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 namespace tools {
 
@@ -52,24 +52,24 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 // The engine process of one worker thread, started on first use and after a fault.
 // Default-constructible: the per-thread state of parallel_for_with_progress.
 struct LabelWorker {
-  std::unique_ptr<UsiEngineProcess> engine;
+  std::unique_ptr<usi::UsiEngineProcess> engine;
 
   ~LabelWorker() {
     if (!engine) return;
     engine->quit();
-    engine->stop(UsiEngineProcess::Clock::now() + Milliseconds(2000));
+    engine->stop(usi::UsiEngineProcess::Clock::now() + Milliseconds(2000));
   }
 
   // A running engine that has had isready / usinewgame; errors when it cannot be had.
   Status ready_for_game(const LabelOptions& o) {
     const Milliseconds timeout(o.ready_timeout_ms);
     for (int attempt = 0;; ++attempt) {
-      EngineReply r;
+      usi::EngineReply r;
       if (!engine) {
-        engine = std::make_unique<UsiEngineProcess>();
-        EngineConfig config;
+        engine = std::make_unique<usi::UsiEngineProcess>();
+        usi::EngineConfig config;
         config.command = o.engine;
-        config.options = split_usi_options(o.engine_options);
+        config.options = usi::split_usi_options(o.engine_options);
         if (Status s = engine->start(config); !s) {
           engine.reset();
           return Status::error("engine '" + o.engine + "': " + s.message());
@@ -111,7 +111,7 @@ Status label_record(const LabelOptions& o, LabelWorker& worker, LabelJob& job,
       return Status::ok();
     }
     const std::string position = label_position_command(rec, ply);
-    const BestMove best = worker.engine->think(position, go, timeout);
+    const usi::BestMove best = worker.engine->think(position, go, timeout);
     ++c.positions;
     if (!best.ok()) {
       ++c.failures;
@@ -207,9 +207,9 @@ std::string label_position_command(const CsaRecord& rec, int plies) {
   return s;
 }
 
-std::string label_value_comment(const SearchReport& report, engine::Color side_to_move) {
+std::string label_value_comment(const usi::SearchReport& report, engine::Color side_to_move) {
   if (!report.score) return "";
-  SearchReport r = report;
+  usi::SearchReport r = report;
   if (r.score->is_mate) r.score->mate_plies = -1;  // "+M" / "-M": the sign is what counts
   return search_comment(r, side_to_move);
 }

@@ -68,7 +68,7 @@ std::string label_position_command(const engine::CsaRecord& rec, int plies);
 // The value comment (without the quote) for a search of a position with `side_to_move` to
 // move: "** <cp from Black's view> depth D nodes N", a mate as "+M"/"-M" (no distance);
 // "" when the report has no score.
-std::string label_value_comment(const SearchReport& report, engine::Color side_to_move);
+std::string label_value_comment(const usi::SearchReport& report, engine::Color side_to_move);
 
 // Drops every comment starting "** " after the moves of `rec` (the rejected last move too).
 void drop_value_comments(engine::CsaRecord& rec);

@@ -49,7 +49,7 @@ ThinkSearchLimits search_limits(const TeachOptions& o) {
 }
 
 // What the values mean; the output's first line, so that a rerun with others is noticed.
-std::string settings_text(const TeachOptions& o, const std::vector<EngineConfig>& configs) {
+std::string settings_text(const TeachOptions& o, const std::vector<usi::EngineConfig>& configs) {
   std::string s = "# sashite learn teach: " + search_limits(o).go_command() + "; tree-depth " +
                   std::to_string(o.tree_depth) + "; combine " + o.combine;
   for (size_t i = 0; i < configs.size(); ++i) {
@@ -95,10 +95,10 @@ Status validate_teach_options(const TeachOptions& o) {
   if (o.combine != "mean" && o.combine != "min")
     return Status::error("--combine '" + o.combine + "': expected mean or min");
   if (o.positions_per_game < 1) return Status::error("--positions-per-game must be at least 1");
-  std::vector<EngineConfig> configs;
+  std::vector<usi::EngineConfig> configs;
   if (Status s = make_think_engine_configs(think_options(o), configs); !s) return s;
-  for (const EngineConfig& c : configs)
-    if (is_gpsusi_command(c.command) && o.byoyomi_ms == 0)
+  for (const usi::EngineConfig& c : configs)
+    if (usi::is_gpsusi_command(c.command) && o.byoyomi_ms == 0)
       return Status::error("engine '" + c.command +
                            "' is gpsusi, which aborts on go depth: use --byoyomi (>= 1000)");
   return Status::ok();
@@ -177,7 +177,7 @@ namespace {
 // The shared state of one run: the work, the output file, the counters.
 class TeachRun {
  public:
-  TeachRun(const TeachOptions& o, std::vector<EngineConfig> configs, std::vector<ThinkWork> work,
+  TeachRun(const TeachOptions& o, std::vector<usi::EngineConfig> configs, std::vector<ThinkWork> work,
            std::ofstream& file, std::ostream& err)
       : o_(o),
         configs_(std::move(configs)),
@@ -254,7 +254,7 @@ class TeachRun {
   }
 
   const TeachOptions& o_;
-  const std::vector<EngineConfig> configs_;
+  const std::vector<usi::EngineConfig> configs_;
   const ThinkSearchLimits limits_;
   ThinkValuation valuation_;
   const std::vector<ThinkWork> work_;
@@ -273,7 +273,7 @@ class TeachRun {
 
 Status run_learn_teach(const TeachOptions& o, std::ostream& out, std::ostream& err) {
   if (Status s = validate_teach_options(o); !s) return s;
-  std::vector<EngineConfig> configs;
+  std::vector<usi::EngineConfig> configs;
   if (Status s = make_think_engine_configs(think_options(o), configs); !s) return s;
 
   std::vector<ThinkWork> work;

@@ -5,12 +5,12 @@ namespace tools {
 
 using engine::Status;
 
-void MatchEngine::set_log(UsiEngineProcess::LogSink sink) {
+void MatchEngine::set_log(usi::UsiEngineProcess::LogSink sink) {
   log_ = std::move(sink);
   if (process_) process_->set_log(log_);
 }
 
-Status MatchEngine::prepare(const EngineConfig& config, Milliseconds timeout, EngineReply& reply) {
+Status MatchEngine::prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply) {
   reply = {};
   restarted_ = false;
   if (process_ && kept_) {
@@ -24,7 +24,7 @@ Status MatchEngine::prepare(const EngineConfig& config, Milliseconds timeout, En
   }
   kept_ = false;
   faulted_ = false;
-  process_ = std::make_unique<UsiEngineProcess>();  // the old one, if any, is killed
+  process_ = std::make_unique<usi::UsiEngineProcess>();  // the old one, if any, is killed
   process_->set_log(log_);
   if (Status s = process_->start(config); !s) {
     process_.reset();

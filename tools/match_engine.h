@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "engine/status.h"
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 namespace tools {
 
@@ -23,8 +23,8 @@ namespace tools {
 // than the moves, one after the other).
 class MatchEngine {
  public:
-  using Clock = UsiEngineProcess::Clock;
-  using Milliseconds = UsiEngineProcess::Milliseconds;
+  using Clock = usi::UsiEngineProcess::Clock;
+  using Milliseconds = usi::UsiEngineProcess::Milliseconds;
 
   // `reuse`: keep the process between games. Default: false (one process per game).
   explicit MatchEngine(bool reuse = false) : reuse_(reuse) {}
@@ -33,7 +33,7 @@ class MatchEngine {
   ~MatchEngine() = default;  // a process still running is killed
 
   // Where the USI dialog goes from now on, this process and the next ones; null for nowhere.
-  void set_log(UsiEngineProcess::LogSink sink);
+  void set_log(usi::UsiEngineProcess::LogSink sink);
 
   // Gets a process ready for a game. A kept process gets isready/readyok and usinewgame;
   // otherwise (first game, no reuse, a fault last game, or the kept process failed that) a
@@ -41,10 +41,10 @@ class MatchEngine {
   // and usinewgame. Each reply must come within `timeout`.
   // Returns an error only when the program cannot be run (the match should stop); a fault of
   // the engine goes into `reply` (the game is lost by it).
-  engine::Status prepare(const EngineConfig& config, Milliseconds timeout, EngineReply& reply);
+  engine::Status prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply);
 
   // The process of the current game. REQUIRES: prepare() returned ok.
-  UsiEngineProcess& process() { return *process_; }
+  usi::UsiEngineProcess& process() { return *process_; }
   // True when prepare() started a new process in place of a kept one, or of one that faulted
   // in its last game (with reuse only).
   bool restarted() const { return restarted_; }
@@ -60,8 +60,8 @@ class MatchEngine {
   void shut_down();
 
  private:
-  std::unique_ptr<UsiEngineProcess> process_;
-  UsiEngineProcess::LogSink log_;
+  std::unique_ptr<usi::UsiEngineProcess> process_;
+  usi::UsiEngineProcess::LogSink log_;
   bool reuse_ = false;
   bool kept_ = false;       // process_ is alive, idle, and will play the next game
   bool faulted_ = false;    // the last game ended with a fault of this engine

@@ -54,10 +54,10 @@ const char* gameover_word(GameWinner winner, Color side) {
 }
 
 // A name for the record: the engine's "id name", else its program's file name.
-std::string display_name(const UsiEngineProcess& engine, const EngineConfig& config) {
+std::string display_name(const usi::UsiEngineProcess& engine, const usi::EngineConfig& config) {
   if (!engine.name().empty()) return engine.name();
   std::vector<std::string> argv;
-  if (split_command_line(config.command, argv).is_ok())
+  if (usi::split_command_line(config.command, argv).is_ok())
     return std::filesystem::path(argv[0]).filename().string();
   return config.command;
 }
@@ -78,7 +78,7 @@ bool engine_at_fault(EndReason reason) {
 
 }  // namespace
 
-void SearchStats::add(const SearchReport& report, int64_t elapsed_ms) {
+void SearchStats::add(const usi::SearchReport& report, int64_t elapsed_ms) {
   ++moves;
   think_ms += elapsed_ms;
   if (report.depth) {
@@ -129,7 +129,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   const auto t0 = std::chrono::steady_clock::now();  // log times are from here
   std::mutex log_mutex;  // the handshakes run in parallel
   MatchEngine* engines[2] = {&black, &white};
-  const EngineConfig* configs[2] = {&setup.black, &setup.white};
+  const usi::EngineConfig* configs[2] = {&setup.black, &setup.white};
   const std::string labels[2] = {setup.black_label, setup.white_label};
   for (int c = 0; c < 2; ++c) {
     const std::string tag = labels[c] + (c == engine::kBlack ? " (black) " : " (white) ");
@@ -153,7 +153,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   // The handshake, both engines at once: some engines (gpsusi) take seconds to load. White's
   // runs on a second thread; Black's fault counts first.
   const Milliseconds ready_timeout(setup.limits.ready_timeout_ms);
-  EngineReply replies[2];
+  usi::EngineReply replies[2];
   Status started[2];
   std::thread white_thread(
       [&] { started[1] = engines[1]->prepare(*configs[1], ready_timeout, replies[1]); });
@@ -163,7 +163,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
     if (started[c].is_ok()) continue;
     out.error = Status::error(labels[c] + ": " + started[c].message());
     for (int e = 0; e < 2; ++e) engines[e]->end_game("draw", true);
-    for (int e = 0; e < 2; ++e) engines[e]->release(UsiEngineProcess::Clock::now());
+    for (int e = 0; e < 2; ++e) engines[e]->release(usi::UsiEngineProcess::Clock::now());
     return out;
   }
   auto who = [&](int c) {
@@ -177,7 +177,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
     faulted[c] = true;
     if (!referee.over())
       referee.on_engine_fault(Color(c),
-                              replies[c].fault == EngineFault::kExited ? EndReason::kCrash
+                              replies[c].fault == usi::EngineFault::kExited ? EndReason::kCrash
                                                                        : EndReason::kNoResponse,
                               who(c) + " " + replies[c].detail);
   }
@@ -188,10 +188,10 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   const Milliseconds wait(move_wait_ms(limits));
   while (!referee.over() && !referee.check_ply_limit()) {
     const Color us = referee.side_to_move();
-    BestMove bm = engines[us]->process().think(referee.position_command(), go, wait);
-    if (bm.fault == EngineFault::kExited) {
+    usi::BestMove bm = engines[us]->process().think(referee.position_command(), go, wait);
+    if (bm.fault == usi::EngineFault::kExited) {
       referee.on_engine_fault(us, EndReason::kCrash, who(us) + " " + bm.detail);
-    } else if (bm.fault == EngineFault::kTimeout) {
+    } else if (bm.fault == usi::EngineFault::kTimeout) {
       if (limits.byoyomi_ms > 0)
         referee.on_time_up(bm.elapsed_ms);
       else
@@ -213,7 +213,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   // The end: tell both engines; those not kept get two seconds to quit, then are killed.
   const GameEnd& end = referee.end();
   for (int c = 0; c < 2; ++c) engines[c]->end_game(gameover_word(end.winner, Color(c)), faulted[c]);
-  const auto deadline = UsiEngineProcess::Clock::now() + Milliseconds(2000);
+  const auto deadline = usi::UsiEngineProcess::Clock::now() + Milliseconds(2000);
   // The names first: release() forgets a process that is not kept.
   out.black_name = display_name(engines[0]->process(), setup.black);
   out.white_name = display_name(engines[1]->process(), setup.white);

@@ -10,7 +10,7 @@
 #include "tools/match_engine.h"
 #include "tools/match_openings.h"
 #include "tools/match_referee.h"
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 namespace tools {
 
@@ -36,7 +36,7 @@ int64_t move_wait_ms(const MatchLimits& limits);
 // Everything one game needs.
 struct GameSetup {
   int number = 1;                  // 1-based, for messages and the record
-  EngineConfig black, white;
+  usi::EngineConfig black, white;
   std::string black_label = "engine1", white_label = "engine2";  // whose engine plays which
   Opening opening;
   MatchLimits limits;
@@ -53,7 +53,7 @@ struct SearchStats {
   int64_t nodes_sum = 0;
   int64_t think_ms = 0;   // wall time from go to bestmove, summed over its moves
 
-  void add(const SearchReport& report, int64_t elapsed_ms = 0);
+  void add(const usi::SearchReport& report, int64_t elapsed_ms = 0);
   void add(const SearchStats& other);
   // Averages over the moves with a report; empty when there were none.
   std::optional<double> average_depth() const;

@@ -89,8 +89,8 @@ std::string score_text(const MatchScore& s) {
 }  // namespace
 
 std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Opening>& openings) {
-  EngineConfig e1{o.engine1, split_usi_options(o.options1), o.isolate_home, ""};
-  EngineConfig e2{o.engine2, split_usi_options(o.options2), o.isolate_home, ""};
+  usi::EngineConfig e1{o.engine1, usi::split_usi_options(o.options1), o.isolate_home, "", {}, ""};
+  usi::EngineConfig e2{o.engine2, usi::split_usi_options(o.options2), o.isolate_home, "", {}, ""};
   MatchLimits limits;
   limits.byoyomi_ms = o.byoyomi_ms;
   limits.nodes = o.nodes;
@@ -164,7 +164,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   if (Status s = validate_match_options(o); !s) return s;
   for (const std::string* command : {&o.engine1, &o.engine2}) {
     std::vector<std::string> argv;
-    if (Status s = split_command_line(*command, argv); !s)
+    if (Status s = usi::split_command_line(*command, argv); !s)
       return Status::error("'" + *command + "': " + s.message());
   }
   std::vector<Opening> openings;
@@ -183,7 +183,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       << (o.reuse_engines ? "engine processes kept between games" : "new engine processes per game")
       << ", records in " << dir.string() << std::endl;
   for (const std::string* command : {&o.engine1, &o.engine2}) {
-    if (!is_gpsusi_command(*command)) continue;
+    if (!usi::is_gpsusi_command(*command)) continue;
     if (o.nodes > 0 || o.depth > 0)
       out << "match: warning: gpsusi exits on 'go nodes' and 'go depth': it will lose every game\n";
     if (o.byoyomi_ms > 0 && o.byoyomi_ms + o.time_margin_ms < 1000)

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "engine/status.h"
-#include "tools/child_process.h"
-#include "tools/match_search_info.h"
+#include "usi/child_process.h"
+#include "usi/usi_info.h"
 
-namespace tools {
+namespace usi {
 
 // How to run one engine.
 struct EngineConfig {
@@ -24,6 +24,8 @@ struct EngineConfig {
   // for a program named gpsusi. Default: false.
   bool isolate_home = false;
   std::string stderr_path;  // where the engine's stderr goes; "" discards it
+  std::vector<std::string> args;  // more arguments after the command line's, taken as they are
+  std::string working_dir;        // where the engine runs; "" = our working directory
 };
 
 // What went wrong in an exchange with the engine.
@@ -99,6 +101,15 @@ class UsiEngineProcess {
   // Waits until `deadline` for the engine to exit, then kills it.
   void stop(Clock::time_point deadline);
 
+  // For a driver of its own (the CSA client's engine thread, which reads while another thread
+  // may write): one line out (logged), one line in (not logged: info lines come by the
+  // hundred). send_line and read_line may run on two threads at once; nothing else may.
+  bool send_line(std::string_view line) { return send(line); }
+  ChildProcess::ReadResult read_line(std::string& line, Clock::time_point deadline) {
+    return child_.read_line(line, deadline);
+  }
+  pid_t pid() const { return child_.pid(); }
+
   // From "id name", or "" before prepare_game has read it.
   const std::string& name() const { return name_; }
   // "exited with status 1" and so on, for messages.
@@ -120,4 +131,4 @@ class UsiEngineProcess {
   LogSink log_;
 };
 
-}  // namespace tools
+}  // namespace usi

@@ -11,7 +11,7 @@
 
 #include "engine/status.h"
 
-namespace tools {
+namespace usi {
 
 // Splits a command line the way a POSIX shell splits words, without expansions: blanks
 // separate words, '...' quotes literally, "..." quotes with \" \\ \$ \` escapes, and a
@@ -28,6 +28,7 @@ class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
   enum class ReadResult { kLine, kTimeout, kClosed };
+  static constexpr size_t kMaxLineBytes = 1 << 20;
 
   ChildProcess() = default;
   ChildProcess(const ChildProcess&) = delete;
@@ -36,10 +37,13 @@ class ChildProcess {
 
   // Starts argv[0] (searched in PATH when it has no '/') with argv, our environment plus
   // `extra_env` ("NAME=value" entries, overriding ours). stderr is appended to
-  // `stderr_path`, or discarded when it is empty. Errors when the program cannot be run.
+  // `stderr_path`, or discarded when it is empty; it runs in `working_dir` (our own when
+  // empty; a relative program path is then taken from there). Errors when the program
+  // cannot be run.
   // REQUIRES: !argv.empty(), not started yet.
   engine::Status start(const std::vector<std::string>& argv,
-                       const std::vector<std::string>& extra_env, const std::string& stderr_path);
+                       const std::vector<std::string>& extra_env, const std::string& stderr_path,
+                       const std::string& working_dir = "");
 
   bool started() const { return pid_ > 0; }
   pid_t pid() const { return pid_; }
@@ -47,7 +51,10 @@ class ChildProcess {
   // Writes `line` and a newline. False when the child no longer reads (it exited).
   bool write_line(std::string_view line);
   // Reads the next line (without "\n" or "\r\n") into `line`, waiting until `deadline`.
-  // kClosed when the child closed its output (usually: it exited).
+  // kClosed when the child closed its output (usually: it exited). A line longer than
+  // kMaxLineBytes is cut there (the rest comes as the next line): a child that never writes
+  // a newline cannot make us hold all it writes.
+  // Thread-safety: one thread may read while another writes (write_line); nothing else.
   ReadResult read_line(std::string& line, Clock::time_point deadline);
 
   // Waits until `deadline` for the child to exit; true when it has (and was reaped).
@@ -70,4 +77,4 @@ class ChildProcess {
   int wait_status_ = 0;
 };
 
-}  // namespace tools
+}  // namespace usi

@@ -1,5 +1,5 @@
 // ChildProcess: posix_spawn with pipes, and line reads with a deadline through poll.
-#include "tools/child_process.h"
+#include "usi/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace tools {
+namespace usi {
 
 using engine::Status;
 
@@ -73,7 +73,7 @@ ChildProcess::~ChildProcess() { kill(); }
 
 Status ChildProcess::start(const std::vector<std::string>& argv,
                            const std::vector<std::string>& extra_env,
-                           const std::string& stderr_path) {
+                           const std::string& stderr_path, const std::string& working_dir) {
   ignore_sigpipe_once();
   int in_pipe[2], out_pipe[2];
   if (::pipe2(in_pipe, O_CLOEXEC) != 0) return Status::error(std::strerror(errno));
@@ -108,6 +108,7 @@ Status ChildProcess::start(const std::vector<std::string>& argv,
   else
     posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(),
                                      O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (!working_dir.empty()) posix_spawn_file_actions_addchdir_np(&actions, working_dir.c_str());
   pid_t pid = -1;
   const int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -147,6 +148,11 @@ ChildProcess::ReadResult ChildProcess::read_line(std::string& line, Clock::time_
       line = buffer_.substr(0, eol);
       if (!line.empty() && line.back() == '\r') line.pop_back();
       buffer_.erase(0, eol + 1);
+      return ReadResult::kLine;
+    }
+    if (buffer_.size() >= kMaxLineBytes) {
+      line = buffer_.substr(0, kMaxLineBytes);
+      buffer_.erase(0, kMaxLineBytes);
       return ReadResult::kLine;
     }
     if (from_child_ < 0) return ReadResult::kClosed;
@@ -223,4 +229,4 @@ std::string ChildProcess::exit_description() {
   return "ended";
 }
 
-}  // namespace tools
+}  // namespace usi

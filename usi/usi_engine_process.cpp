@@ -1,13 +1,13 @@
 // UsiEngineProcess: the USI dialog (usi, setoption, isready, usinewgame, position, go) with
 // deadlines, and a private OSL_HOME for gpsshogi.
-#include "tools/usi_engine_process.h"
+#include "usi/usi_engine_process.h"
 
 #include <stdlib.h>
 
 #include <cstdlib>
 #include <system_error>
 
-namespace tools {
+namespace usi {
 
 using engine::Status;
 namespace fs = std::filesystem;
@@ -76,6 +76,7 @@ UsiEngineProcess::~UsiEngineProcess() {
 Status UsiEngineProcess::start(const EngineConfig& config) {
   std::vector<std::string> argv;
   if (Status s = split_command_line(config.command, argv); !s) return s;
+  argv.insert(argv.end(), config.args.begin(), config.args.end());
   std::vector<std::string> env;
   if (config.isolate_home || is_gpsusi_command(config.command)) {
     std::string error;
@@ -83,7 +84,7 @@ Status UsiEngineProcess::start(const EngineConfig& config) {
     if (temp_home_.empty()) return Status::error(error);
     env.push_back("OSL_HOME=" + temp_home_.string());
   }
-  return child_.start(argv, env, config.stderr_path);
+  return child_.start(argv, env, config.stderr_path, config.working_dir);
 }
 
 bool UsiEngineProcess::send(std::string_view line) {
@@ -195,4 +196,4 @@ void UsiEngineProcess::stop(Clock::time_point deadline) {
   if (!child_.wait_exit(deadline)) child_.kill();
 }
 
-}  // namespace tools
+}  // namespace usi
