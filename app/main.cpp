@@ -12,6 +12,7 @@
 #include "client/csa_command.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
+#include "tools/records_convert.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
@@ -53,12 +54,25 @@ int main(int argc, char** argv) {
       "server", "a local CSA server (shogi-server rules) for tests, the demo and local tournaments");
   tools::add_server_options(*server, server_options);
 
-  CLI::App* records = app.add_subcommand("records", "work on CSA record files");
+  CLI::App* records = app.add_subcommand("records", "work on CSA and KIF record files");
   records->require_subcommand(1);
   std::vector<std::string> record_paths;
   CLI::App* records_check =
       records->add_subcommand("check", "parse and replay every .csa file under the paths");
   records_check->add_option("paths", record_paths, "files or directories (searched recursively)")
+      ->required();
+  tools::RecordsConvertOptions convert_options;
+  CLI::App* records_convert = records->add_subcommand(
+      "convert", "write each CSA record as KIF (.kifu, UTF-8) or each KIF record as CSA");
+  records_convert->add_option("--to", convert_options.to, "the format to write: kif or csa")
+      ->required()
+      ->check(CLI::IsMember({"kif", "csa"}));
+  records_convert->add_option("--out", convert_options.out_dir,
+                              "write into this directory (default: beside each input)");
+  records_convert
+      ->add_option("paths", convert_options.paths,
+                   "files (.csa, .kif, .kifu, else told by content) or directories (searched "
+                   "recursively for the other format's files)")
       ->required();
 
   CLI::App* book = app.add_subcommand("book", "opening books: import, export, stats, query, think, merge");
@@ -82,5 +96,6 @@ int main(int argc, char** argv) {
   if (server->parsed()) return run_server_command(server_options);
   if (match->parsed()) return run_match_command(match_options);
   if (records_check->parsed()) return run_records_check(record_paths);
+  if (records_convert->parsed()) return tools::run_records_convert(convert_options, std::cout);
   return 0;
 }
