@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,20 @@ struct BookSuggestion {
   uint32_t count = 0;
   Value value = kValueNone;  // a stored search value (side to move), or kValueNone
 };
+
+// The suggestion to play (BookMoveChoice weighted or best): with `weighted`, one at random
+// in proportion to the weights; else the first (suggestions come best first).
+// REQUIRES: !suggestions.empty().
+inline size_t pick_book_suggestion(const std::vector<BookSuggestion>& suggestions, bool weighted,
+                                   std::mt19937_64& random) {
+  size_t i = 0;
+  if (!weighted) return i;
+  double total = 0;
+  for (const BookSuggestion& s : suggestions) total += s.weight;
+  double x = std::uniform_real_distribution<double>(0, total)(random);
+  for (; i + 1 < suggestions.size() && x >= suggestions[i].weight; ++i) x -= suggestions[i].weight;
+  return i;
+}
 
 // An opening book seen from the engine. Implementations live outside engine/ (book/ keeps
 // it in LevelDB); the engine only asks. Thread-safe: probes may come from any thread.

@@ -14,20 +14,6 @@
 namespace engine {
 namespace {
 
-// Where the built book is looked for when BookFile is "default": the build directory's
-// book/default (make turns data/book into it), then the working directory's build/.
-std::string default_book_directory() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) candidates.push_back(exe.parent_path() / "book/default");
-  candidates.push_back(fs::path("build/book/default"));
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return candidates.front().string();
-}
-
 BookMode book_mode(const std::string& name) {
   if (name == "exact") return BookMode::kExact;
   if (name == "simple") return BookMode::kSimple;
@@ -233,12 +219,13 @@ Status Engine::set_option(const std::string& name, const std::string& value) {
 }
 
 Status Engine::prepare() {
-  Status book_status = load_book();
-  Status weights_status = load_weights();
-  Status mate_status = load_mate_model();
-  if (!weights_status) return weights_status;
-  if (!mate_status) return mate_status;
-  return book_status;
+  // Every file that cannot be loaded is named, not only the first: an operator fixing one
+  // path should not find the next one broken only on the next start.
+  const Status statuses[] = {load_book(), load_weights(), load_mate_model()};
+  std::string errors;
+  for (const Status& st : statuses)
+    if (!st) errors += (errors.empty() ? "" : "; ") + st.message();
+  return errors.empty() ? Status::ok() : Status::error(errors);
 }
 
 void Engine::apply_mate_calls() {

@@ -82,7 +82,8 @@ class Engine {
 
   // Loads what the options name (the evaluation weights, the opening book); go() does it
   // too when needed. USI calls it at isready. On error the engine still works (with the
-  // built-in hand-set weights, without a book) and the error says so.
+  // built-in hand-set weights, without a book) and the error says so, naming every file that
+  // failed ("; " between them).
   Status prepare();
 
   // Opens the book a BookFile path names (the engine knows no storage; book/ provides it).

@@ -122,7 +122,7 @@ void Worker::check_limits() {
   SearchManager& m = manager_;
   if (m.limits_.nodes && m.nodes() >= m.limits_.nodes) m.stop_ = true;
   if (m.budget_.managed && !m.pondering_.load(std::memory_order_relaxed) &&
-      m.elapsed_ms() >= m.budget_.maximum_ms)
+      m.elapsed_ms() - m.ponderhit_ms_.load(std::memory_order_relaxed) >= m.budget_.maximum_ms)
     m.stop_ = true;
 }
 
@@ -789,6 +789,7 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   on_result_ = std::move(on_result);
   stop_ = false;
   pondering_ = limits.ponder;
+  ponderhit_ms_ = 0;
   instability_ = 1.0;
   main_thread_ = std::thread([this] { run(); });
 }
@@ -803,8 +804,12 @@ void SearchManager::stop() {
 void SearchManager::ponderhit() {
   std::lock_guard<std::mutex> lock(mutex_);
   pondering_ = false;
-  // The budget counts from the start of pondering; a search already past its optimum stops.
-  if (budget_.managed && elapsed_ms() >= budget_.optimum_ms) stop_ = true;
+  // The move's clock starts now: the hard limit counts from the ponderhit. The time already
+  // thought counts toward the optimum (a search past it stops), except when the whole
+  // budget is to be spent (byoyomi without main time): that is ours from now on as well.
+  const int64_t elapsed = elapsed_ms();
+  ponderhit_ms_ = elapsed;
+  if (budget_.managed && !budget_.spend_all && elapsed >= budget_.optimum_ms) stop_ = true;
   wake_.notify_all();
 }
 

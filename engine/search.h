@@ -258,6 +258,7 @@ class SearchManager {
   std::chrono::steady_clock::time_point start_time_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> pondering_{false};
+  std::atomic<int64_t> ponderhit_ms_{0};  // elapsed_ms() at the ponderhit; 0 without one
   double instability_ = 1.0;  // scales the optimum time when the best move keeps changing
   std::thread main_thread_;
   std::mutex mutex_;

@@ -54,14 +54,8 @@ const std::vector<BookBonus>* SearchManager::book_bonuses(uint64_t key) const {
 std::optional<SearchResult> SearchManager::choose_book_move(
     const std::vector<BookSuggestion>& suggestions) {
   if (book_.choice == BookGuidance::Choice::kGuide || suggestions.empty()) return std::nullopt;
-  size_t pick = 0;  // suggestions come best first
-  if (book_.choice == BookGuidance::Choice::kWeighted) {
-    double total = 0;
-    for (const BookSuggestion& s : suggestions) total += s.weight;
-    double x = std::uniform_real_distribution<double>(0, total)(book_random_);
-    for (pick = 0; pick + 1 < suggestions.size() && x >= suggestions[pick].weight; ++pick)
-      x -= suggestions[pick].weight;
-  }
+  const size_t pick = pick_book_suggestion(
+      suggestions, book_.choice == BookGuidance::Choice::kWeighted, book_random_);
   SearchResult r;
   r.kind = SearchResult::Kind::kMove;
   r.best = suggestions[pick].move;

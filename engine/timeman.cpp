@@ -38,7 +38,13 @@ TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, in
   // Moves still to play with this main time: more in the opening, fewer late.
   const int moves_to_go = std::clamp(50 - ply / 4, 20, 50);
   int64_t optimum = remaining / moves_to_go + increment * 9 / 10 + byoyomi;
-  int64_t maximum = remaining / 4 + increment + byoyomi;
+  // The opening: positions the books and the engine know, the whole game still to come: from
+  // about half the share at the first move to all of it at kOpeningPlies.
+  constexpr int kOpeningPlies = 24;
+  if (ply < kOpeningPlies) optimum = optimum * (kOpeningPlies + std::max(ply, 0)) / (2 * kOpeningPlies);
+  // An iteration started just before the optimum may run several times as long: the hard
+  // limit stays within a few optimums, and within a quarter of what is left.
+  int64_t maximum = std::min(remaining / 4 + increment + byoyomi, 3 * optimum);
   // With byoyomi, the main time is a bonus: do not burn it to the last second.
   if (byoyomi > 0) optimum = std::max(optimum, byoyomi);
   b.optimum_ms = std::clamp(optimum - overhead_ms, kMinimumMs, safe);

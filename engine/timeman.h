@@ -20,9 +20,10 @@ struct TimeBudget {
 // the move arrives in time. `ply` is the game ply (1 = Black's first move).
 //   movetime: exactly that, less the overhead.
 //   byoyomi with no main time left: all of the byoyomi less the overhead.
-//   main time: a share of it (remaining / moves to go, more early in the middle game), plus
-//   the byoyomi or the Fischer increment; the maximum is a fraction of what is left, and
-//   never more than the time that can be spent without losing.
+//   main time: a share of it (remaining / moves to go, more early in the middle game; about
+//   half of that at the first move, rising to all of it at ply 24), plus the byoyomi or the
+//   Fischer increment; the maximum is three times that share at most and a quarter of what
+//   is left, and never more than the time that can be spent without losing.
 TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms);
 
 }  // namespace engine

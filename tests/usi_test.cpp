@@ -911,3 +911,18 @@ TEST_SUITE("slow") {
 }
 
 }  // namespace usi_test
+
+namespace usi_test {
+
+TEST_CASE("engine: prepare names every file it cannot load, not only the first") {
+  Engine engine;
+  REQUIRE(engine.set_option("EvalFile", "/nonexistent/weights.eval"));
+  REQUIRE(engine.set_option("MateControl", "limit"));
+  REQUIRE(engine.set_option("MateSvmFile", "/nonexistent/svm.model"));
+  const Status st = engine.prepare();
+  REQUIRE(!st);
+  CHECK(st.message().find("/nonexistent/weights.eval") != std::string::npos);
+  CHECK(st.message().find("/nonexistent/svm.model") != std::string::npos);
+}
+
+}  // namespace usi_test
