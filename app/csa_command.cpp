@@ -7,11 +7,15 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <memory>
 
 #include "client/asio_transport.h"
+#include "client/book_front_player.h"
+#include "client/book_player.h"
 #include "client/csa_client.h"
 #include "client/csa_config.h"
 #include "client/engine_player.h"
+#include "client/usi_engine_player.h"
 
 namespace {
 
@@ -60,13 +64,51 @@ int run_csa_command(const CsaCommandOptions& o) {
     return client::kExitSetup;
   }
 
-  client::EngineAdapter engine;
-  if (engine::Status st = engine.configure(config); !st) {
+  // The built-in engine plays, or (engine.command) answers for an external engine that cannot:
+  // then it searches briefly, on one thread with a small table, with none of the external
+  // engine's options.
+  const bool external = !config.engine_command.empty();
+  client::CsaConfig builtin_config = config;
+  if (external) {
+    builtin_config.threads = 1;
+    builtin_config.hash_mb = 64;
+    builtin_config.ponder = false;
+    builtin_config.usi_options.clear();
+  }
+  client::EngineAdapter builtin;
+  if (engine::Status st = builtin.configure(builtin_config); !st) {
     std::cerr << "sashite csa: " << st.message() << "\n";
     return client::kExitSetup;
   }
+  std::unique_ptr<client::UsiEnginePlayer> usi_engine;
+  client::EnginePlayer* engine = &builtin;
+  if (external) {
+    usi_engine = std::make_unique<client::UsiEnginePlayer>(client::usi_engine_settings(config),
+                                                           builtin);
+    engine = usi_engine.get();
+  }
+  client::BookPlayer book;
+  std::unique_ptr<client::BookFrontPlayer> book_front;
+  if (config.effective_book_move_choice() == "play" && config.book != "off" &&
+      config.book_mode != "off") {
+    client::BookPlayOptions options;
+    options.path = config.book;
+    options.mode = config.book_mode == "exact"    ? engine::BookMode::kExact
+                   : config.book_mode == "simple" ? engine::BookMode::kSimple
+                                                  : engine::BookMode::kRelation;
+    options.min_weight = config.book_min_weight;
+    options.max_ply = config.book_max_ply;
+    options.max_distance = config.book_max_distance;
+    if (engine::Status st = book.open(options); !st) {
+      std::cerr << "sashite csa: " << o.config_path << ": book: " << st.message() << "\n";
+      return client::kExitSetup;
+    }
+    book_front =
+        std::make_unique<client::BookFrontPlayer>(book, *engine, config.book_play_max_distance);
+    engine = book_front.get();
+  }
   client::AsioTransport transport;
-  client::CsaClient csa(config, transport, engine, [&transport] { transport.interrupt(); });
+  client::CsaClient csa(config, transport, *engine, [&transport] { transport.interrupt(); });
 
   g_client.store(&csa);
   struct sigaction sa {};

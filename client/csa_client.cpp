@@ -44,6 +44,7 @@ SessionConfig session_config(const CsaConfig& c) {
   s.keep_alive_s = c.keep_alive_s;
   s.margin_ms = c.time_margin_ms;
   s.floodgate_comment = c.floodgate_comments;
+  s.ponder = c.ponder;
   s.reconnect_delay_ms = int64_t(c.reconnect_initial_s) * 1000;
   return s;
 }
@@ -57,7 +58,9 @@ CsaClient::CsaClient(CsaConfig config, Transport& transport, EnginePlayer& engin
       engine_(engine),
       interrupt_(std::move(interrupt)),
       files_(config_.record_dir),
-      start_ns_(steady_ns()) {}
+      start_ns_(steady_ns()) {
+  files_.set_formats(config_.record_csa, config_.record_kif);
+}
 
 CsaClient::~CsaClient() {
   engine_.wait();   // no answer may arrive after this object is gone
@@ -89,7 +92,8 @@ int CsaClient::run() {
   }
   if (config_.log_console) sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
   log_ = std::make_shared<spdlog::logger>("csa", sinks.begin(), sinks.end());
-  log_->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%-5l%$ %v");
+  // The login name on every line: clients sharing a log directory stay apart.
+  log_->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%-5l%$ [" + config_.name + "] %v");
   log_->set_level(spdlog::level::debug);
   log_->flush_on(spdlog::level::debug);  // a crash must not eat the last lines
 
@@ -101,7 +105,16 @@ int CsaClient::run() {
              config_.name, config_.host, config_.port, config_.x1 ? "x1" : "CSA", config_.game,
              config_.games == 0 ? std::string("endless") : std::to_string(config_.games),
              config_.record_dir);
-  if (engine::Status st = engine_.prepare(); !st) log_->warn("engine: {}", st.message());
+  engine_.set_log([log = log_](LogLevel level, const std::string& message) {
+    log->log(spd_level(level), "{}", message);
+  });
+  if (engine::Status st = engine_.prepare(); !st) {
+    // A configured engine, weights file or book that cannot be loaded: playing for weeks
+    // with less than the operator configured is worse than not starting.
+    log_->error("engine: {}", st.message());
+    engine_.set_log({});
+    return kExitSetup;
+  }
 
   session_ = std::make_unique<CsaSession>(session_config(config_));
   handle(event::Start{});
@@ -137,6 +150,7 @@ int CsaClient::run() {
   }
   engine_.stop(0);
   engine_.wait();
+  engine_.set_log({});
   transport_.close();
   writer_.flush();
   log_->info("finished: {}", finish_reason_);
@@ -197,8 +211,8 @@ void CsaClient::handle(const Event& event) { handle(event, now_ms()); }
 void CsaClient::handle(const Event& event, int64_t at_ms) {
   const CsaSession::State before = session_->state();
   if (std::holds_alternative<event::Disconnected>(event) &&
-      (before == CsaSession::State::kLoggingIn || before == CsaSession::State::kPlaying))
-    ++failures_;  // dropped before the login completed, or in the middle of a game
+      before == CsaSession::State::kLoggingIn)
+    ++failures_;  // dropped before the login completed (a game cut is no failed connection)
   for (const Action& a : session_->handle(at_ms, event)) execute(a);
   const CsaSession::State after = session_->state();
   if (after >= CsaSession::State::kWaitingForGame && after <= CsaSession::State::kGameOver)
@@ -219,19 +233,28 @@ void CsaClient::execute(const Action& a) {
                               << std::min(failures_ - 1, 20);
       delay = std::max(delay, std::min(backoff, int64_t(config_.reconnect_max_s) * 1000));
     }
-    if (delay != c->delay_ms) log_->info("back-off: next connection in {} ms", delay);
+    if (delay != c->delay_ms)
+      log_->info("back-off after {} failure(s): the next connection in {} ms, not {}", failures_,
+                 delay, c->delay_ms);
     connect_at_ms_ = now_ms() + delay;
   } else if (auto* s = std::get_if<action::StartSearch>(&a)) {
-    log_->debug("search {} started; deadline in {} ms", s->request.id,
-                s->request.deadline_ms - now_ms());
+    if (s->request.limits.ponder)
+      log_->debug("search {} started: pondering on {}", s->request.id, s->request.usi_moves.back());
+    else
+      log_->debug("search {} started; deadline in {} ms", s->request.id,
+                  s->request.deadline_ms - now_ms());
     engine_.start(s->request,
                   [this](uint64_t id, EngineMove move) { on_engine_answer(id, std::move(move)); });
   } else if (auto* s = std::get_if<action::StopSearch>(&a)) {
     engine_.stop(s->search_id);
+  } else if (auto* p = std::get_if<action::PonderHit>(&a)) {
+    log_->debug("ponderhit: search {}; deadline in {} ms", p->search_id,
+                p->request.deadline_ms - now_ms());
+    engine_.ponderhit(p->search_id, p->request);
   } else if (auto* g = std::get_if<action::GameStarted>(&a)) {
     game_summary_ = g->summary;
     us_ = g->summary.your_turn;
-    engine_.new_game();
+    engine_.new_game(g->summary);
     // files_ and record_paths_ belong to the writer's thread from here on (run() flushes it).
     writer_.post([this, summary = g->summary] {
       files_.start_game(summary);
@@ -247,6 +270,10 @@ void CsaClient::execute(const Action& a) {
   } else if (auto* g = std::get_if<action::GameEnded>(&a)) {
     results_.push_back(g->result);
     if (!g->result.outcome) game_cut_ = true;
+    engine_.game_over(g->result.outcome);
+    if (g->result.ponder_searches > 0)
+      log_->info("ponder: {} of {} hit, {} ms thought on the opponent's time before our turns",
+                 g->result.ponder_hits, g->result.ponder_searches, g->result.ponder_hit_ms);
     writer_.post([this, result = g->result, summary = game_summary_, us = us_] {
       if (engine::Status st = files_.append_result(result, summary, us); !st)
         log_->error("{}", st.message());

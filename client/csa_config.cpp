@@ -80,6 +80,32 @@ class Reader {
       return Status::ok();
     };
   }
+  // A number (integer or float) in [lo, hi].
+  Handler number_key(double& out, double lo, double hi) const {
+    return [this, &out, lo, hi](const TValue& v, const std::string& key) {
+      double x;
+      if (v.is_floating()) x = v.as_floating();
+      else if (v.is_integer()) x = double(v.as_integer());
+      else return fail(v, key, "expected a number, got " + type_name(v));
+      if (!(x >= lo && x <= hi))
+        return fail(v, key, std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +
+                                std::to_string(hi));
+      out = x;
+      return Status::ok();
+    };
+  }
+  // An array of strings.
+  Handler strings_key(std::vector<std::string>& out) const {
+    return [this, &out](const TValue& v, const std::string& key) {
+      if (!v.is_array()) return fail(v, key, "expected an array of strings, got " + type_name(v));
+      out.clear();
+      for (const TValue& e : v.as_array()) {
+        if (!e.is_string()) return fail(e, key, "expected a string, got " + type_name(e));
+        out.push_back(e.as_string().str);
+      }
+      return Status::ok();
+    };
+  }
   // One of `choices`; stores its index.
   Handler choice_key(int& out, std::vector<std::string> choices) const {
     return [this, &out, choices](const TValue& v, const std::string& key) {
@@ -116,6 +142,11 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
   Reader r(file);
   int login = c.x1 ? 1 : 0, color = c.x1_color == '+' ? 0 : c.x1_color == '-' ? 1 : 2;
   int on_quit = c.resign_on_quit ? 1 : 0;
+  const std::vector<std::string> book_modes = {"relation", "simple", "exact", "off"};
+  const std::vector<std::string> move_choices = {"", "play", "guide"};
+  int book_mode = int(std::find(book_modes.begin(), book_modes.end(), c.book_mode) - book_modes.begin());
+  int move_choice =
+      int(std::find(move_choices.begin(), move_choices.end(), c.book_move_choice) - move_choices.begin());
   std::string port_origin, reconnect_origin;
   const TValue* reconnect_max_value = nullptr;
 
@@ -138,6 +169,18 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                                     Reader::type_name(value));
       c.usi_options.push_back({name, text, r.origin(value)});
     }
+    return Status::ok();
+  };
+  const Reader::Handler record_formats = [&](const TValue& v, const std::string& key) {
+    std::vector<std::string> formats;
+    if (Status st = r.strings_key(formats)(v, key); !st) return st;
+    c.record_csa = c.record_kif = false;
+    for (const std::string& f : formats) {
+      if (f == "csa") c.record_csa = true;
+      else if (f == "kif") c.record_kif = true;
+      else return r.fail(v, key, "'" + f + "' is not one of \"csa\", \"kif\"");
+    }
+    if (!c.record_csa && !c.record_kif) return r.fail(v, key, "no record format");
     return Status::ok();
   };
   const Reader::Handler reconnect_max = [&](const TValue& v, const std::string& key) {
@@ -176,17 +219,38 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                      {"floodgate_comments", r.bool_key(c.floodgate_comments)},
                      {"resign_threshold_cp", r.int_key(c.resign_threshold_cp, 0, 100000)},
                      {"usi", usi},
+                     {"command", r.string_key(c.engine_command)},
+                     {"args", r.strings_key(c.engine_args)},
+                     {"working_dir", r.string_key(c.engine_working_dir)},
+                     {"startup_timeout_s", r.int_key(c.engine_startup_timeout_s, 1, 3600)},
+                     {"isready_timeout_s", r.int_key(c.engine_isready_timeout_s, 1, 3600)},
+                     {"restart_engine_every_game", r.bool_key(c.restart_engine_every_game)},
                  })},
+      {"book", section({
+                   {"mode", r.choice_key(book_mode, book_modes)},
+                   {"move_choice", r.choice_key(move_choice, move_choices)},
+                   {"min_weight", r.number_key(c.book_min_weight, 0.0, 1.0)},
+                   {"max_ply", r.int_key(c.book_max_ply, 0, 1000)},
+                   {"max_distance", r.int_key(c.book_max_distance, 0, 200)},
+                   {"play_max_distance", r.int_key(c.book_play_max_distance, 0, 200)},
+               })},
       {"log", section({
                   {"log_dir", r.string_key(c.log_dir)},
                   {"record_dir", r.string_key(c.record_dir)},
                   {"console", r.bool_key(c.log_console)},
+                  {"record_formats", record_formats},
               })},
   };
   if (Status st = r.read_table(root, "", top); !st) return st;
   c.x1 = login == 1;
   c.x1_color = "+-*"[color];
   c.resign_on_quit = on_quit == 1;
+  c.book_mode = book_modes[size_t(book_mode)];
+  c.book_move_choice = move_choices[size_t(move_choice)];
+  if (c.book_move_choice == "guide" && !c.engine_command.empty())
+    return Status::error(file + ": book.move_choice \"guide\" (bonuses inside the search) is for "
+                                "the built-in engine only; an external engine (engine.command) "
+                                "takes \"play\"");
   if (c.reconnect_max_s < c.reconnect_initial_s)
     return reconnect_max_value
                ? r.fail(*reconnect_max_value, "session.reconnect_max_s",

@@ -40,7 +40,9 @@
 //   [engine]
 //   threads = 1               search threads (USI Threads), 1..512
 //   hash_mb = 256             transposition table in MiB (USI_Hash), 1..1048576
-//   ponder = false            USI_Ponder; the client does not ponder yet (reserved)
+//   ponder = false            ponder: think on the opponent's time about the reply the
+//                             engine expects (USI_Ponder, go ponder, ponderhit), built-in
+//                             and external engines alike
 //   weights = ""              evaluation weights file (EvalFile); "" = the shipped default
 //   book = ""                 opening book directory (BookFile); "" = the shipped default,
 //                             "off" = no book (USI_OwnBook false)
@@ -49,10 +51,37 @@
 //                             0 = never, 0..100000
 //   [engine.usi]              free-form USI options, NAME = value (string, integer or
 //                             boolean), applied after the keys above; checked at start-up
+//                             (an external engine gets those it offers; the others are
+//                             logged once and skipped)
+//   command = ""              an external USI engine to play with ("/path/to/engine");
+//                             "" = the built-in engine. weights and book above are the
+//                             built-in engine's; threads and hash_mb go to the external one
+//                             as Threads (when it offers it) and USI_Hash
+//   args = []                 the external engine's arguments, strings
+//   working_dir = ""          where it runs; "" = our working directory
+//   startup_timeout_s = 30    seconds from its start to usiok, 1..3600
+//   isready_timeout_s = 120   seconds from isready to readyok (a large net loads), 1..3600
+//   restart_engine_every_game = false   a new engine process for every game
+//
+//   [book]                    the opening book in front of the engine
+//   mode = "relation"         "relation" (similar positions by relation numbers),
+//                             "simple", "exact" (the position itself), "off"
+//   move_choice = ""          "play": the client plays the book's move itself (weighted)
+//                             while the book has one, then hands over to the engine;
+//                             "guide": the built-in engine's search gets the book's bonuses
+//                             (built-in only); "" = guide for the built-in engine, play for
+//                             an external one
+//   min_weight = 0.0          play: a book move needs at least this share, 0..1
+//   max_ply = 40              play: no book move after this ply, 0 = no limit
+//   max_distance = 12         similar positions farther than this lend nothing
+//   play_max_distance = 0     play: the book's move is played only in a position at most
+//                             this far from a book position (0: the position itself), 0..200
 //
 //   [log]
 //   log_dir = "logs"          where csa.log (rotating, 10 MiB x 5) is written
 //   record_dir = "records"    where each game's record <Game_ID>.csa and results.txt go
+//   record_formats = ["csa", "kif"]   the records written as the game goes: CSA
+//                             (<Game_ID>.csa) and KIF (<Game_ID>.kifu, UTF-8); one at least
 //   console = true            also log to standard error
 //
 // Relative directories are taken from the working directory.
@@ -99,9 +128,28 @@ struct CsaConfig {
     std::string origin;  // "PATH:LINE", for errors found when the engine applies it
   };
   std::vector<UsiOption> usi_options;  // in key order
+  std::string engine_command;
+  std::vector<std::string> engine_args;
+  std::string engine_working_dir;
+  int engine_startup_timeout_s = 30;
+  int engine_isready_timeout_s = 120;
+  bool restart_engine_every_game = false;
+  // [book]
+  std::string book_mode = "relation";
+  std::string book_move_choice;  // "", "play" or "guide"
+  double book_min_weight = 0.0;
+  int book_max_ply = 40;
+  int book_max_distance = 12;
+  int book_play_max_distance = 0;
+  // "play" or "guide", "" resolved by the engine in use.
+  std::string effective_book_move_choice() const {
+    if (!book_move_choice.empty()) return book_move_choice;
+    return engine_command.empty() ? "guide" : "play";
+  }
   // [log]
   std::string log_dir = "logs";
   std::string record_dir = "records";
+  bool record_csa = true, record_kif = true;
   bool log_console = true;
 
   // The LOGIN password field: `password` if set, else "<game>,<trip>" in CSA mode ("<game>"

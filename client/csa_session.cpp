@@ -357,6 +357,11 @@ void CsaSession::begin_game() {
   last_special_t_.reset();
   sent_move_.clear();
   searching_ = false;
+  pondering_ = false;
+  resign_on_our_turn_ = false;
+  expected_reply_ = engine::kMoveNone;
+  ponder_searches_ = ponder_hits_ = 0;
+  ponder_hit_ms_ = 0;
   turn_start_ms_ = now_ms_;
   log(LogLevel::kInfo, std::string("game ") + summary_.game_id + " started; we play " +
                            (us_ == engine::kBlack ? "Black (+)" : "White (-)"));
@@ -366,10 +371,7 @@ void CsaSession::begin_game() {
   if (position_.side_to_move() == us_) start_search();
 }
 
-void CsaSession::start_search() {
-  ++search_id_;
-  searching_ = true;
-  stop_sent_ = false;
+SearchRequest CsaSession::search_request() {
   SearchRequest r;
   r.id = search_id_;
   r.sfen = sfen_;
@@ -380,21 +382,58 @@ void CsaSession::start_search() {
                             ? config_.unlimited_move_ms + config_.margin_ms
                             : clock_.think_limit_ms(us_, rtt_ms_, config_.margin_ms);
   r.started_ms = turn_start_ms_;
-  r.deadline_ms = search_deadline_ms_ = turn_start_ms_ + limit;
+  r.deadline_ms = turn_start_ms_ + limit;
+  return r;
+}
+
+void CsaSession::start_search() {
+  ++search_id_;
+  searching_ = true;
+  stop_sent_ = false;
+  SearchRequest r = search_request();
+  search_deadline_ms_ = r.deadline_ms;
   actions_.push_back(action::StartSearch{std::move(r)});
 }
 
 void CsaSession::stop_search() {
+  if (pondering_) {
+    pondering_ = false;
+    actions_.push_back(action::StopSearch{search_id_});
+  }
   if (!searching_) return;
   searching_ = false;
   if (!stop_sent_) actions_.push_back(action::StopSearch{search_id_});
   stop_sent_ = true;
 }
 
+void CsaSession::start_ponder() {
+  const engine::Move reply = expected_reply_;
+  expected_reply_ = engine::kMoveNone;
+  if (!config_.ponder || !reply.is_ok() || state_ != State::kPlaying) return;
+  // The engine's reply must be a move the opponent can make here (after a mate there is none).
+  engine::Move legal_reply = engine::kMoveNone;
+  for (engine::Move m : engine::legal_moves(position_))
+    if (engine::format_usi_move(m) == engine::format_usi_move(reply)) legal_reply = m;
+  if (!legal_reply.is_ok()) return;
+  ++search_id_;
+  pondering_ = true;
+  ++ponder_searches_;
+  ponder_start_ms_ = now_ms_;
+  ponder_move_usi_ = engine::format_usi_move(legal_reply);
+  // The clocks as they will be if the opponent plays it at once: ours is what it is now.
+  SearchRequest r = search_request();
+  r.usi_moves.push_back(ponder_move_usi_);
+  r.limits.ponder = true;
+  r.deadline_ms = kNever;
+  actions_.push_back(action::StartSearch{std::move(r)});
+}
+
 void CsaSession::on_engine_move(uint64_t id, const EngineMove& em) {
   if (state_ != State::kPlaying || !searching_ || id != search_id_)
     return log(LogLevel::kDebug, "engine answer for search " + std::to_string(id) + " ignored");
   searching_ = false;
+  if (last_special_ == CsaSpecialMove::kToryo || last_special_ == CsaSpecialMove::kChudan)
+    return log(LogLevel::kDebug, "engine answer after our resignation ignored");
   if (now_ms_ >= search_deadline_ms_)
     log(LogLevel::kWarning, "engine answered " + std::to_string(now_ms_ - search_deadline_ms_) +
                                 " ms after the deadline");
@@ -422,7 +461,9 @@ void CsaSession::on_engine_move(uint64_t id, const EngineMove& em) {
                       ? format_floodgate_comment(*em.score, us_, m, em.pv, config_.pv_max_moves)
                       : "";
   sent_move_ = text;
+  sent_note_ = em.note;
   sent_move_ms_ = now_ms_;
+  expected_reply_ = em.pv.size() >= 2 && em.pv.front() == em.move ? em.pv[1] : engine::kMoveNone;
   send(format_move_line(text, sent_comment_));
 }
 
@@ -459,7 +500,11 @@ void CsaSession::apply_move(const ServerLine& line) {
     last_special_ = CsaSpecialMove::kToryo;
     return send(format_special_move(CsaSpecialMove::kToryo));
   }
-  stop_search();  // only running when the server played for us, or out of turn
+  // A ponder search on the move just played becomes our move's search below; on another
+  // move it is stopped.
+  const bool ponder_hit = pondering_ && mover != us_ && engine::format_usi_move(m) == ponder_move_usi_;
+  if (ponder_hit) pondering_ = false;
+  stop_search();  // a search only runs when the server played for us, or out of turn
   engine::CsaRecordMove rm{m, text, std::nullopt, {}};
   if (!line.warning.empty()) log(LogLevel::kWarning, line.warning);
   if (line.move.t_milli) {
@@ -480,6 +525,8 @@ void CsaSession::apply_move(const ServerLine& line) {
     else
       add_rtt_sample(now_ms_ - sent_move_ms_);
     if (!sent_comment_.empty() && sent_move_ == text) rm.comments.push_back(sent_comment_);
+    if (!sent_note_.empty() && sent_move_ == text) rm.comments.push_back(sent_note_);
+    if (sent_move_ != text) expected_reply_ = engine::kMoveNone;
     sent_move_.clear();
   }
   position_.do_move(m);
@@ -489,12 +536,40 @@ void CsaSession::apply_move(const ServerLine& line) {
   turn_start_ms_ = now_ms_;
   // At Max_Moves the server ends the game (#MAX_MOVES): no search for a move it would refuse.
   const bool at_max = summary_.max_moves > 0 && int(record_.moves.size()) >= summary_.max_moves;
-  if (position_.side_to_move() == us_ && !at_max) start_search();
+  if (position_.side_to_move() != us_) {
+    if (mover == us_ && !at_max) start_ponder();
+    return;
+  }
+  if (at_max) {
+    if (ponder_hit) actions_.push_back(action::StopSearch{search_id_});
+    return;
+  }
+  if (resign_on_our_turn_) {
+    if (ponder_hit) actions_.push_back(action::StopSearch{search_id_});
+    return abandon_game();
+  }
+  if (!ponder_hit) return start_search();
+  ++ponder_hits_;
+  ponder_hit_ms_ += now_ms_ - ponder_start_ms_;
+  searching_ = true;
+  stop_sent_ = false;
+  SearchRequest r = search_request();
+  search_deadline_ms_ = r.deadline_ms;
+  log(LogLevel::kDebug, "ponderhit after " + std::to_string(now_ms_ - ponder_start_ms_) +
+                            " ms of pondering");
+  actions_.push_back(action::PonderHit{search_id_, std::move(r)});
 }
 
 void CsaSession::abandon_game() {
   stop_search();
   if (last_special_ == CsaSpecialMove::kToryo || last_special_ == CsaSpecialMove::kChudan) return;
+  // A special move is a move: on the opponent's turn the server refuses it (and we would
+  // play on). It goes out when our turn comes.
+  if (position_.side_to_move() != us_) {
+    if (!resign_on_our_turn_) log(LogLevel::kInfo, "resigning when our turn comes");
+    resign_on_our_turn_ = true;
+    return;
+  }
   const CsaSpecialMove s =
       config_.chudan_on_quit ? CsaSpecialMove::kChudan : CsaSpecialMove::kToryo;
   log(LogLevel::kWarning, std::string("abandoning the game: ") + engine::csa_special_move_name(s));
@@ -505,6 +580,9 @@ void CsaSession::abandon_game() {
 void CsaSession::end_game(std::optional<GameOutcome> outcome) {
   stop_search();
   GameResult result{summary_.game_id, outcome, reason_, int(record_.moves.size())};
+  result.ponder_searches = ponder_searches_;
+  result.ponder_hits = ponder_hits_;
+  result.ponder_hit_ms = ponder_hit_ms_;
   CsaSpecialMove special = CsaSpecialMove::kNone;
   switch (reason_) {
     case GameEndReason::kResign:
@@ -552,7 +630,10 @@ void CsaSession::end_game(std::optional<GameOutcome> outcome) {
   if (!outcome)
     record_.result_comments.push_back("connection lost before the result");
   else
-    record_.result_comments.push_back(std::string("result: ") + game_outcome_name(*outcome));
+    record_.result_comments.push_back(
+        std::string("result: ") +
+        (reason_ == GameEndReason::kNone ? "" : std::string(game_end_reason_name(reason_)) + " ") +
+        game_outcome_name(*outcome));
   sent_move_.clear();
   ++games_played_;
   state_ = State::kGameOver;
@@ -585,10 +666,11 @@ void CsaSession::on_timer() {
   if (now_ms_ >= close_deadline_ms_) {
     close_deadline_ms_ = kNever;
     if (state_ == State::kGameOver) {
-      log(LogLevel::kInfo, "the server did not close after the game: logging out");
-      state_ = State::kLoggingOut;
-      close_deadline_ms_ = now_ms_ + config_.close_wait_ms;
-      send(format_logout());
+      // shogi-server ends its side of a CSA-mode session with the game: a LOGOUT now would
+      // go to a connection nobody reads ("write thread is dead" in its log).
+      log(LogLevel::kInfo, "the server did not close after the game: closing the connection");
+      actions_.push_back(action::Close{});
+      after_disconnect(true);
     } else if (state_ == State::kLoggingOut) {
       actions_.push_back(action::Close{});
       after_disconnect(true);  // CSA mode, the server never closed: next game if any

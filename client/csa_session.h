@@ -50,6 +50,10 @@ struct SessionConfig {
   int64_t margin_ms = 1000;
   // Think time per move when the game has no time limit. Default: 10000 ms.
   int64_t unlimited_move_ms = 10000;
+  // Ponder: after our move, search the reply the engine expects (its PV's second move) on the
+  // opponent's time; a ponderhit when the opponent plays it, else a stop and a new search.
+  // Default: false.
+  bool ponder = false;
   // Send "'* <score> <pv>" after our moves (floodgate). Default: true, at most 16 PV moves.
   bool floodgate_comment = true;
   int pv_max_moves = 16;
@@ -58,8 +62,9 @@ struct SessionConfig {
   bool chudan_on_quit = false;
   int64_t reconnect_delay_ms = 10000;  // after a lost connection
   int64_t next_game_delay_ms = 1000;   // CSA mode: after the server closed at a game's end
-  // CSA mode: how long to wait for the server to close after a game before sending LOGOUT,
-  // and how long to wait for LOGOUT:completed before closing ourselves. Default: 10000 ms.
+  // CSA mode: how long to wait for the server to close after a game before closing ourselves
+  // (no LOGOUT: shogi-server no longer reads the session), and for LOGOUT:completed after a
+  // LOGOUT (a quit). Default: 10000 ms.
   int64_t close_wait_ms = 10000;
   ClockOptions clock;
   // Our policy on offered games: returns "" to accept, else the reason to reject.
@@ -89,6 +94,7 @@ struct EngineMove {
   engine::Move move;
   std::optional<engine::Value> score;  // side to move's view; none: no floodgate comment
   std::vector<engine::Move> pv;        // from the root, the move first
+  std::string note;  // said about the move ("book ..."): logged and kept in the record
 };
 
 struct GameResult {
@@ -96,6 +102,11 @@ struct GameResult {
   std::optional<GameOutcome> outcome;  // none: the connection was lost before a result
   GameEndReason reason = GameEndReason::kNone;
   int plies = 0;  // moves in the record
+  // Pondering in this game: searches started on the opponent's time, how many the opponent's
+  // move hit, and the time those hits had thought before our turn began (ms, all together).
+  int ponder_searches = 0;
+  int ponder_hits = 0;
+  int64_t ponder_hit_ms = 0;
 };
 
 namespace event {
@@ -136,6 +147,12 @@ struct StartSearch {
 struct StopSearch {
   uint64_t search_id = 0;
 };
+// The opponent played the move the ponder search `search_id` assumed: it becomes the search
+// for our move, with `request`'s limits and deadline.
+struct PonderHit {
+  uint64_t search_id = 0;
+  SearchRequest request;
+};
 struct GameStarted {
   GameSummary summary;
 };
@@ -159,7 +176,7 @@ struct Finished {
 }  // namespace action
 using Action =
     std::variant<action::Connect, action::Close, action::SendLine, action::StartSearch,
-                 action::StopSearch, action::GameStarted, action::GameEnded, action::GameRejected,
+                 action::StopSearch, action::PonderHit, action::GameStarted, action::GameEnded, action::GameRejected,
                  action::RecordUpdated, action::Log, action::Finished>;
 
 // The client session. Not thread-safe: one driver feeds it.
@@ -212,8 +229,13 @@ class CsaSession {
   void on_timer();
   void on_quit(bool immediate);
   void begin_game();
+  // The request for our move's search, its clock counted from turn_start_ms_.
+  SearchRequest search_request();
   void start_search();
+  // Stops the search for our move and the ponder search, whichever runs.
   void stop_search();
+  // After our move's echo: ponder on the reply the engine expected, when it is legal.
+  void start_ponder();
   void apply_move(const ServerLine& line);
   void abandon_game();
   void reject_game(const std::string& game_id, const std::string& reason);
@@ -267,8 +289,17 @@ class CsaSession {
   bool stop_sent_ = false;
   int64_t turn_start_ms_ = 0;
   int64_t search_deadline_ms_ = kNever;
-  std::string sent_move_, sent_comment_;
+  std::string sent_move_, sent_comment_, sent_note_;
   int64_t sent_move_ms_ = 0;
+  // Pondering: the reply the engine expected after the move we sent, and the ponder search
+  // on it (search_id_ while pondering_; searching_ is false until the ponderhit).
+  engine::Move expected_reply_ = engine::kMoveNone;
+  bool pondering_ = false;
+  bool resign_on_our_turn_ = false;  // an immediate quit on the opponent's turn
+  std::string ponder_move_usi_;
+  int64_t ponder_start_ms_ = 0;
+  int ponder_searches_ = 0, ponder_hits_ = 0;
+  int64_t ponder_hit_ms_ = 0;
   // How the game is ending: the '#' reason and the last special move line.
   GameEndReason reason_ = GameEndReason::kNone;
   engine::CsaSpecialMove last_special_ = engine::CsaSpecialMove::kNone;

@@ -68,11 +68,21 @@ Status EngineAdapter::configure(const CsaConfig& c) {
   if (!c.weights.empty())
     if (Status st = engine_.set_option("EvalFile", c.weights); !st)
       return Status::error("engine.weights: " + st.message());
-  if (c.book == "off") {
+  // The engine's own book guides its search; with move_choice "play" the client plays the
+  // book's moves in front of it (BookFrontPlayer) and the engine searches without one.
+  if (c.book == "off" || c.book_mode == "off" || c.effective_book_move_choice() == "play") {
     if (Status st = engine_.set_option("USI_OwnBook", "false"); !st) return st;
-  } else if (!c.book.empty()) {
-    if (Status st = engine_.set_option("BookFile", c.book); !st)
-      return Status::error("engine.book: " + st.message());
+  } else {
+    if (!c.book.empty())
+      if (Status st = engine_.set_option("BookFile", c.book); !st)
+        return Status::error("engine.book: " + st.message());
+    const std::pair<std::string, std::string> book[] = {
+        {"BookMode", c.book_mode},
+        {"BookMaxPly", std::to_string(c.book_max_ply == 0 ? 1000 : c.book_max_ply)},
+        {"BookMaxDistance", std::to_string(c.book_max_distance)},
+    };
+    for (const auto& [name, value] : book)
+      if (Status st = engine_.set_option(name, value); !st) return Status::error("book: " + st.message());
   }
   for (const CsaConfig::UsiOption& o : c.usi_options)
     if (Status st = engine_.set_option(o.name, o.value); !st)
@@ -82,7 +92,7 @@ Status EngineAdapter::configure(const CsaConfig& c) {
 
 Status EngineAdapter::prepare() { return engine_.prepare(); }
 
-void EngineAdapter::new_game() {
+void EngineAdapter::new_game(const GameSummary&) {
   engine_.wait();
   engine_.new_game();
 }
@@ -105,6 +115,14 @@ void EngineAdapter::start(const SearchRequest& request, AnswerCallback answer) {
     running_ = true;
   }
   engine_.go(request.limits);
+}
+
+void EngineAdapter::ponderhit(uint64_t search_id, const SearchRequest&) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_ || search_id != search_id_) return;
+  }
+  engine_.ponderhit();
 }
 
 void EngineAdapter::stop(uint64_t search_id) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,18 +22,29 @@ namespace client {
 class EnginePlayer {
  public:
   using AnswerCallback = std::function<void(uint64_t search_id, EngineMove move)>;
+  using LogSink = std::function<void(LogLevel level, const std::string& message)>;
 
   virtual ~EnginePlayer() = default;
-  // Loads what the engine needs; an error here is reported but not fatal for the real engine
-  // (it falls back to built-in weights). Called once before the first game.
+  // Where the player's own messages go (the client's log). Default: nowhere.
+  virtual void set_log(LogSink) {}
+  // Loads what the engine needs (weights, book, an external engine's start and handshake).
+  // An error is a configuration error: the client does not play. Called once before the
+  // first game.
   virtual engine::Status prepare() = 0;
-  virtual void new_game() = 0;
+  // A game starts: the summary gives its rules (Max_Moves, the declaration rule).
+  virtual void new_game(const GameSummary& summary) = 0;
   // Starts searching; `answer` is called exactly once for this search, unless a later start()
   // or stop() makes the answer pointless (it may still come; the session ignores old ids).
-  // REQUIRES: the previous search was stopped or has answered.
+  // With request.limits.ponder the search ponders (on the opponent's time, the expected reply
+  // already played) and answers only after ponderhit() or stop().
   virtual void start(const SearchRequest& request, AnswerCallback answer) = 0;
+  // The opponent played the move pondered on: the ponder search `search_id` becomes the
+  // search for our move, under `request`'s limits and deadline (measured from now).
+  virtual void ponderhit(uint64_t search_id, const SearchRequest& request) = 0;
   // Asks the search to answer now (0: whatever search runs). Does not wait.
   virtual void stop(uint64_t search_id) = 0;
+  // The game ended (USI gameover); no search runs. Default: nothing.
+  virtual void game_over(std::optional<GameOutcome>) {}
   // Blocks until no search runs.
   virtual void wait() = 0;
 };
@@ -49,8 +61,9 @@ class EngineAdapter : public EnginePlayer {
   engine::Status configure(const CsaConfig& config);
 
   engine::Status prepare() override;
-  void new_game() override;
+  void new_game(const GameSummary& summary) override;
   void start(const SearchRequest& request, AnswerCallback answer) override;
+  void ponderhit(uint64_t search_id, const SearchRequest& request) override;
   void stop(uint64_t search_id) override;
   void wait() override;
 

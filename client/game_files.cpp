@@ -1,6 +1,10 @@
 // GameFiles: records written atomically, and the results summary (see game_files.h).
 #include "client/game_files.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <ctime>
 #include <filesystem>
 #include <optional>
@@ -8,6 +12,7 @@
 #include <utility>
 
 #include "engine/file_write.h"
+#include "engine/kif_record.h"
 
 namespace client {
 
@@ -66,11 +71,35 @@ Status GameFiles::init() {
   return Status::ok();
 }
 
+namespace {
+
+// Creates `path` empty unless it exists: the name is ours alone (O_EXCL), even when another
+// client writes to the same directory at the same moment.
+bool claim_name(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return errno != EEXIST;  // another error: the write will report it
+  ::close(fd);
+  return true;
+}
+
+}  // namespace
+
 void GameFiles::start_game(const GameSummary& summary) {
+  // Two clients in one directory (a self-play test with one configuration) get the same
+  // Game_ID: each claims its own file, the second one "-2".
   const std::string base = dir_ + "/" + safe_file_name(summary.game_id);
-  path_ = base + ".csa";
-  std::error_code ec;
-  for (int i = 2; fs::exists(path_, ec); ++i) path_ = base + "-" + std::to_string(i) + ".csa";
+  for (int i = 1;; ++i) {
+    const std::string stem = i == 1 ? base : base + "-" + std::to_string(i);
+    const bool csa_free = !write_csa_ || claim_name(stem + ".csa");
+    if (!csa_free) continue;
+    if (write_kif_ && !claim_name(stem + ".kifu")) {
+      if (write_csa_) ::unlink((stem + ".csa").c_str());
+      continue;
+    }
+    path_ = stem + ".csa";
+    kif_path_ = stem + ".kifu";
+    break;
+  }
   start_time_ = local_time_text(false);
   named_ = false;
 }
@@ -86,11 +115,15 @@ Status GameFiles::write_record(const engine::CsaRecord& record) {
   // The first write creates the record's name: its directory is synced once, not after every
   // move (a later rename lost in a power cut leaves the previous move's record, as a crash
   // does).
-  if (Status st =
-          engine::replace_file(path_, engine::write_csa_record(r, engine::CsaVersion::kV22),
-                               named_ ? engine::DirectorySync::kNo : engine::DirectorySync::kYes);
-      !st)
-    return st;
+  const engine::DirectorySync sync = named_ ? engine::DirectorySync::kNo : engine::DirectorySync::kYes;
+  if (write_csa_)
+    if (Status st =
+            engine::replace_file(path_, engine::write_csa_record(r, engine::CsaVersion::kV22), sync);
+        !st)
+      return st;
+  if (write_kif_)
+    if (Status st = engine::replace_file(kif_path_, engine::write_kif_record(r), sync); !st)
+      return st;
   named_ = true;
   return Status::ok();
 }
@@ -104,7 +137,9 @@ Status GameFiles::append_result(const GameResult& result, const GameSummary& sum
   out << local_time_text(true) << '\t' << cell(result.game_id) << '\t'
       << cell(summary.names[engine::kBlack]) << '\t' << cell(summary.names[engine::kWhite])
       << '\t' << (us == engine::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
-      << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(path_) << '\n';
+      << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(record_path()) << '\t'
+      << result.ponder_hits << '/' << result.ponder_searches << '\t' << result.ponder_hit_ms
+      << '\n';
   // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.
   return engine::append_file(path, out.str());
 }

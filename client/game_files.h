@@ -2,11 +2,12 @@
 #pragma once
 
 // A record is written to "<dir>/<Game_ID>.csa.tmp", synced, then renamed over
-// "<dir>/<Game_ID>.csa": a crash leaves the previous complete version, so at most the last
-// move is lost. The directory is synced once the record's name exists. The summary
+// "<dir>/<Game_ID>.csa" (and the same for the KIF record, "<Game_ID>.kifu"): a crash leaves
+// the previous complete version, so at most the last move is lost. The names are claimed at
+// the game's start (created exclusively), so clients sharing a directory never share a file. The directory is synced once the record's name exists. The summary
 // "<dir>/results.txt" gets one tab-separated line per game:
 //   end time (local, ISO 8601)  Game_ID  black  white  our colour (+/-)  outcome  reason
-//   plies  record file
+//   plies  record file  ponder hits/ponder searches  ms pondered before the hits
 // with outcome WIN, LOSE, DRAW, CENSORED, CHUDAN or CUT (the connection was lost), and
 // reason the server's '#' line without the '#' ("RESIGN", "TIME_UP", ...; "-" if none).
 // Not thread-safe.
@@ -25,6 +26,9 @@ class GameFiles {
   static constexpr const char* kResultsFile = "results.txt";
 
   explicit GameFiles(std::string record_dir) : dir_(std::move(record_dir)) {}
+  // Which records are written: CSA ("<Game_ID>.csa") and KIF ("<Game_ID>.kifu", UTF-8, as
+  // ShogiHome, Kifu for Windows and ShogiGUI read it). Default: both. REQUIRES: one at least.
+  void set_formats(bool csa, bool kif) { write_csa_ = csa, write_kif_ = kif; }
 
   // Creates the directory if needed; the error names it.
   engine::Status init();
@@ -37,12 +41,15 @@ class GameFiles {
   engine::Status append_result(const GameResult& result, const GameSummary& summary,
                                engine::Color us);
 
-  const std::string& record_path() const { return path_; }
+  // The CSA record's path, or the KIF record's when only KIF is written.
+  const std::string& record_path() const { return write_csa_ ? path_ : kif_path_; }
+  const std::string& kif_path() const { return kif_path_; }
   std::string results_path() const { return dir_ + "/" + kResultsFile; }
 
  private:
   std::string dir_;
-  std::string path_;
+  std::string path_, kif_path_;
+  bool write_csa_ = true, write_kif_ = true;
   std::string start_time_;  // "2026/04/19 21:05:28", the record's $START_TIME
   bool named_ = false;      // this game's record file exists: its directory entry is synced
 };

@@ -128,7 +128,8 @@ class ScriptServer {
 class FirstMoveEngine : public EnginePlayer {
  public:
   engine::Status prepare() override { return engine::Status::ok(); }
-  void new_game() override { ++games; }
+  void new_game(const GameSummary&) override { ++games; }
+  void ponderhit(uint64_t, const SearchRequest&) override {}
   void start(const SearchRequest& r, AnswerCallback answer) override {
     engine::Position pos;
     REQUIRE(pos.set_sfen(r.sfen));
@@ -464,5 +465,32 @@ TEST_CASE("AsioTransport survives any byte sequence and reports the close") {
 }
 
 TEST_SUITE_END();
+
+}  // namespace csa_client_test
+
+namespace csa_client_test {
+
+namespace {
+
+// An engine whose files cannot be loaded.
+class BrokenEngine : public FirstMoveEngine {
+ public:
+  engine::Status prepare() override {
+    return engine::Status::error("cannot read /nonexistent/weights.eval");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an engine that cannot load what is configured is a set-up error: no game played") {
+  const std::string dir = fresh_dir("broken");
+  BrokenEngine engine;
+  AsioTransport transport;
+  CsaClient client(test_config(dir, 1), transport, engine);
+  CHECK(client.run() == kExitSetup);
+  CHECK(client.connections() == 0);
+  CHECK(contains(read_text(dir + "/logs/csa.log"), "/nonexistent/weights.eval"));
+  if (getenv("KEEP") == nullptr) fs::remove_all(dir);
+}
 
 }  // namespace csa_client_test

@@ -249,4 +249,58 @@ TEST_CASE("validate_for_login refuses a game name that is not one printable toke
   CHECK(client::validate_for_login(c));
 }
 
+TEST_CASE("an external engine, the book in front and the record formats") {
+  CsaConfig c;
+  REQUIRE(load_error(R"(
+[engine]
+command = "/opt/yaneuraou/YaneuraOu-by-gcc"
+args = ["--threads", "8"]
+working_dir = "/opt/yaneuraou"
+startup_timeout_s = 20
+isready_timeout_s = 300
+restart_engine_every_game = true
+ponder = true
+[book]
+mode = "simple"
+move_choice = "play"
+min_weight = 0.25
+max_ply = 24
+max_distance = 6
+[log]
+record_formats = ["kif"]
+)", &c) == "");
+  CHECK(c.engine_command == "/opt/yaneuraou/YaneuraOu-by-gcc");
+  CHECK(c.engine_args == std::vector<std::string>{"--threads", "8"});
+  CHECK(c.engine_working_dir == "/opt/yaneuraou");
+  CHECK(c.engine_startup_timeout_s == 20);
+  CHECK(c.engine_isready_timeout_s == 300);
+  CHECK(c.restart_engine_every_game);
+  CHECK(c.ponder);
+  CHECK(c.book_mode == "simple");
+  CHECK(c.effective_book_move_choice() == "play");
+  CHECK(c.book_min_weight == 0.25);
+  CHECK(c.book_max_ply == 24);
+  CHECK(c.book_max_distance == 6);
+  CHECK(!c.record_csa);
+  CHECK(c.record_kif);
+  // Defaults: the built-in engine's book guides its search; both record formats.
+  CsaConfig d;
+  REQUIRE(load_error("", &d) == "");
+  CHECK(d.engine_command.empty());
+  CHECK(d.effective_book_move_choice() == "guide");
+  CHECK(d.record_csa);
+  CHECK(d.record_kif);
+  // An external engine defaults to play; guide is the built-in engine's only.
+  CsaConfig e;
+  REQUIRE(load_error("[engine]\ncommand = \"x\"\n", &e) == "");
+  CHECK(e.effective_book_move_choice() == "play");
+  CHECK(contains(load_error("[engine]\ncommand = \"x\"\n[book]\nmove_choice = \"guide\"\n"),
+                 "built-in engine only"));
+  CHECK(contains(load_error("[log]\nrecord_formats = [\"csa\", \"pdf\"]\n"), "'pdf' is not one of"));
+  CHECK(contains(load_error("[log]\nrecord_formats = []\n"), "no record format"));
+  CHECK(contains(load_error("[engine]\nargs = [1]\n"), "engine.args: expected a string"));
+  CHECK(contains(load_error("[book]\nmin_weight = 2\n"), "book.min_weight"));
+  CHECK(contains(load_error("[book]\nmode = \"near\"\n"), "'near' is not one of"));
+}
+
 }  // namespace csa_config_test

@@ -337,7 +337,8 @@ void play_one_game(const fs::path& dir, Server& server, int64_t min_reply_ms = 0
     CHECK(rec.result == server_rec.result);
     const auto results = c->results();
     REQUIRE(results.size() == 1);
-    REQUIRE(results[0].size() == 9);
+    REQUIRE(results[0].size() == 11);
+    CHECK(results[0][9].find('/') != std::string::npos);  // ponder hits/searches
     CHECK(results[0][5] != "CUT");
     CHECK(results[0][6] != "TIME_UP");
     CHECK(std::stoul(results[0][7]) == server_rec.moves.size());
@@ -538,8 +539,8 @@ TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clie
     INFO("client " << c->name);
     const auto results = c->results();
     REQUIRE(results.size() == 2);
-    REQUIRE(results[0].size() == 9);
-    REQUIRE(results[1].size() == 9);
+    REQUIRE(results[0].size() == 11);
+    REQUIRE(results[1].size() == 11);
     CHECK(results[0][5] == "CUT");
     CHECK(results[1][5] != "CUT");
     CHECK(results[1][6] != "TIME_UP");

@@ -418,8 +418,8 @@ TEST_CASE("session: CSA mode, a server that does not close after the game") {
   d.advance_to(1000 + 9999);
   CHECK(d.transport.sent.back().starts_with("AGREE"));
   d.advance_to(1000 + 10000);
-  CHECK(d.transport.sent.back() == "LOGOUT");
-  d.advance_to(1000 + 20000);
+  // Closed without a LOGOUT: shogi-server no longer reads a CSA-mode session after its game.
+  CHECK(d.transport.sent.back().starts_with("AGREE"));
   CHECK(!d.transport.is_open());
   REQUIRE(d.finished);
   CHECK(d.finished->ok);
@@ -451,6 +451,134 @@ TEST_CASE("session: Max_Moves reached, sennichite, and a second immediate quit")
   q.handle(100, event::QuitRequested{true});
   q.handle(200, event::QuitRequested{true});
   CHECK(std::count(q.transport.sent.begin(), q.transport.sent.end(), "%TORYO") == 1);
+}
+
+}  // namespace csa_session_state_test
+
+namespace csa_session_state_test {
+
+namespace {
+
+// Our move `usi` with the engine's expected reply `reply` as the PV's second move.
+EngineMove move_with_reply(const SearchRequest& r, const std::string& usi, const std::string& reply) {
+  engine::Position pos = request_position(r);
+  EngineMove em;
+  REQUIRE(engine::parse_usi_move(pos, usi, em.move));
+  em.move = pos.complete_move(em.move);
+  em.score = 10;
+  em.pv.push_back(em.move);
+  pos.do_move(em.move);
+  engine::Move second;
+  if (engine::parse_usi_move(pos, reply, second)) em.pv.push_back(second);
+  else em.pv.push_back(em.move);  // an impossible reply (not legal for the opponent)
+  return em;
+}
+
+SessionConfig ponder_config() {
+  SessionConfig c = config();
+  c.ponder = true;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("session: ponder hit: the ponder search becomes our move's search") {
+  Driver d(ponder_config());
+  const GameSummary s = make_summary("ph", kBlack, 60, 0, 2);
+  start_game(d, 0, s);
+  REQUIRE(d.searches.size() == 1);
+  const SearchRequest first = d.searches[0];
+  CHECK(!first.limits.ponder);
+  d.handle(1000, event::EngineMoveReady{first.id, move_with_reply(first, "7g7f", "3c3d")});
+  CHECK(d.transport.sent.back().starts_with("+7776FU"));
+  d.server(1100, "+7776FU,T1");
+  // Pondering on 3c3d with our clock as it will be at our next turn (increment credited).
+  REQUIRE(d.searches.size() == 2);
+  const SearchRequest ponder = d.searches[1];
+  CHECK(ponder.limits.ponder);
+  CHECK(ponder.usi_moves == std::vector<std::string>{"7g7f", "3c3d"});
+  CHECK(ponder.limits.increment_ms[kBlack] == 2000);
+  d.server(6100, "-3334FU,T5");
+  CHECK(d.searches.size() == 2);  // no new search
+  REQUIRE(d.ponderhits.size() == 1);
+  CHECK(d.ponderhits[0].search_id == ponder.id);
+  CHECK(!d.ponderhits[0].request.limits.ponder);
+  // The deadline counts from the opponent's move, not from the start of pondering.
+  CHECK(d.ponderhits[0].request.started_ms == 6100);
+  CHECK(d.ponderhits[0].request.limits.time_left_ms[kBlack] ==
+        ponder.limits.time_left_ms[kBlack]);
+  CHECK(d.ponderhits[0].request.deadline_ms > 6100);
+  CHECK(d.stops.empty());
+  d.handle(6300, event::EngineMoveReady{ponder.id, move_with_reply(d.ponderhits[0].request, "2g2f", "8c8d")});
+  CHECK(d.transport.sent.back().starts_with("+2726FU"));
+  d.server(6400, "+2726FU,T0");
+  REQUIRE(d.searches.size() == 3);  // pondering on 8c8d
+  for (const char* l : {"%TORYO", "#RESIGN", "#WIN"}) d.server(7000, l);
+  REQUIRE(d.results.size() == 1);
+  CHECK(d.results[0].ponder_searches == 2);
+  CHECK(d.results[0].ponder_hits == 1);
+  CHECK(d.results[0].ponder_hit_ms == 5000);
+  // The game's end stopped the second ponder search.
+  REQUIRE(!d.stops.empty());
+  CHECK(d.stops.back().first == d.searches[2].id);
+}
+
+TEST_CASE("session: ponder miss: the ponder search is stopped and a new one starts") {
+  Driver d(ponder_config());
+  start_game(d, 0, make_summary("pm", kBlack, 60, 10));
+  const SearchRequest first = d.searches.at(0);
+  d.handle(1000, event::EngineMoveReady{first.id, move_with_reply(first, "7g7f", "3c3d")});
+  d.server(1100, "+7776FU,T1");
+  REQUIRE(d.searches.size() == 2);
+  const SearchRequest ponder = d.searches[1];
+  d.server(3100, "-8384FU,T2");
+  REQUIRE(d.stops.size() == 1);
+  CHECK(d.stops[0].first == ponder.id);
+  REQUIRE(d.searches.size() == 3);
+  const SearchRequest fresh = d.searches[2];
+  CHECK(!fresh.limits.ponder);
+  CHECK(fresh.id != ponder.id);
+  CHECK(fresh.usi_moves == std::vector<std::string>{"7g7f", "8c8d"});
+  CHECK(fresh.limits.time_left_ms[kBlack] == ponder.limits.time_left_ms[kBlack]);
+  CHECK(d.ponderhits.empty());
+  // The stopped ponder search's answer is ignored; the fresh one's is played.
+  const size_t sent = d.transport.sent.size();
+  d.handle(3150, event::EngineMoveReady{ponder.id, move_with_reply(ponder, "2g2f", "8c8d")});
+  CHECK(d.transport.sent.size() == sent);
+  d.handle(3200, event::EngineMoveReady{fresh.id, move_with_reply(fresh, "2g2f", "8d8e")});
+  CHECK(d.transport.sent.back().starts_with("+2726FU"));
+}
+
+TEST_CASE("session: no ponder on a reply the opponent cannot play (after a mate, say)") {
+  Driver d(ponder_config());
+  start_game(d, 0, make_summary("pn", kBlack, 60, 10));
+  const SearchRequest first = d.searches.at(0);
+  d.handle(1000, event::EngineMoveReady{first.id, move_with_reply(first, "7g7f", "7g7f")});
+  d.server(1100, "+7776FU,T1");
+  CHECK(d.searches.size() == 1);
+  // Without ponder on, nothing is pondered either.
+  Driver off(config());
+  start_game(off, 0, make_summary("po", kBlack, 60, 10));
+  const SearchRequest r = off.searches.at(0);
+  off.handle(1000, event::EngineMoveReady{r.id, move_with_reply(r, "7g7f", "3c3d")});
+  off.server(1100, "+7776FU,T1");
+  CHECK(off.searches.size() == 1);
+}
+
+TEST_CASE("session: an immediate quit on the opponent's turn resigns when our turn comes") {
+  Driver d(config());
+  start_game(d, 0, make_summary("rq", kBlack, 60, 10));
+  const SearchRequest first = d.searches.at(0);
+  d.handle(1000, event::EngineMoveReady{first.id, move_with_reply(first, "7g7f", "3c3d")});
+  d.server(1100, "+7776FU,T1");
+  d.handle(1200, event::QuitRequested{true});
+  CHECK(d.transport.sent.back().starts_with("+7776FU"));  // nothing out of turn
+  d.server(2000, "-3334FU,T1");
+  CHECK(d.transport.sent.back() == "%TORYO");
+  CHECK(d.searches.size() == 1);  // no search for a move we will not play
+  for (const char* l : {"%TORYO", "#RESIGN", "#LOSE"}) d.server(2100, l);
+  REQUIRE(d.results.size() == 1);
+  CHECK(std::count(d.transport.sent.begin(), d.transport.sent.end(), "%TORYO") == 1);
 }
 
 }  // namespace csa_session_state_test

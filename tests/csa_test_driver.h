@@ -83,6 +83,8 @@ struct Driver {
       if (on_search) on_search(s->request, now);
     } else if (auto* s = std::get_if<action::StopSearch>(&a)) {
       stops.push_back({s->search_id, now});
+    } else if (auto* p = std::get_if<action::PonderHit>(&a)) {
+      ponderhits.push_back(*p);
     } else if (auto* g = std::get_if<action::GameEnded>(&a)) {
       results.push_back(g->result);
     } else if (auto* r = std::get_if<action::GameRejected>(&a)) {
@@ -128,6 +130,7 @@ struct Driver {
   bool auto_reconnect = false;
   std::vector<SearchRequest> searches;
   std::vector<std::pair<uint64_t, int64_t>> stops;
+  std::vector<action::PonderHit> ponderhits;
   std::vector<GameResult> results;
   std::vector<action::GameRejected> rejections;
   std::vector<action::Log> logs;

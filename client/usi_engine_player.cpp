@@ -1,0 +1,646 @@
+// UsiEnginePlayer: the engine thread and the USI dialog (see usi_engine_player.h).
+#include "client/usi_engine_player.h"
+
+#include <algorithm>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/words.h"
+#include "usi/usi_info.h"
+
+namespace client {
+
+using engine::Status;
+using Milliseconds = std::chrono::milliseconds;
+using engine::split_words;
+using Words = std::vector<std::string_view>;
+
+namespace {
+
+constexpr int64_t kPollMs = 10;             // the engine thread's longest wait for a line
+constexpr int64_t kMaxRelaunchDelayMs = 30000;
+constexpr int64_t kQuitWaitMs = 1000;       // for the engine to exit after quit
+
+bool starts_with_word(std::string_view line, std::string_view word) {
+  return line.substr(0, word.size()) == word &&
+         (line.size() == word.size() || line[word.size()] == ' ' || line[word.size()] == '\t');
+}
+
+// "position startpos moves ..." or "position sfen ... moves ...".
+std::string position_command(const SearchRequest& r) {
+  std::string s = "position ";
+  s += r.sfen == engine::Position::kStartSfen || r.sfen == "startpos" ? std::string("startpos")
+                                                                       : "sfen " + r.sfen;
+  if (!r.usi_moves.empty()) {
+    s += " moves";
+    for (const std::string& m : r.usi_moves) s += " " + m;
+  }
+  return s;
+}
+
+// "go [ponder] btime B wtime W (byoyomi Y | binc I winc J)", from the client's clock.
+std::string go_command(const engine::SearchLimits& l) {
+  std::string s = "go";
+  if (l.ponder) s += " ponder";
+  if (!l.has_clock() && l.movetime_ms >= 0) {
+    // No time limit: a fixed time per move, in the form every USI engine reads.
+    return s + " btime 0 wtime 0 byoyomi " + std::to_string(l.movetime_ms);
+  }
+  s += " btime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kBlack]));
+  s += " wtime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kWhite]));
+  if (l.increment_ms[engine::kBlack] > 0 || l.increment_ms[engine::kWhite] > 0) {
+    s += " binc " + std::to_string(l.increment_ms[engine::kBlack]);
+    s += " winc " + std::to_string(l.increment_ms[engine::kWhite]);
+  }
+  if (l.byoyomi_ms > 0 || l.increment_ms[engine::kBlack] + l.increment_ms[engine::kWhite] == 0)
+    s += " byoyomi " + std::to_string(std::max<int64_t>(0, l.byoyomi_ms));
+  return s;
+}
+
+// A USI score as our Value (the side to move's view).
+engine::Value value_of(const usi::SearchScore& s) {
+  if (!s.is_mate)
+    return engine::Value(
+        std::clamp(s.cp, int(engine::kValueMatedInMaxPly) + 1, int(engine::kValueMateInMaxPly) - 1));
+  const int plies = s.mate_plies >= 0 ? std::min(s.mate_plies, engine::kMaxPly) : engine::kMaxPly;
+  return s.mating ? engine::mate_in(plies) : engine::mated_in(plies);
+}
+
+// The moves of a PV read over `pos`, up to the first one that is not legal there.
+std::vector<engine::Move> read_pv(engine::Position pos, const Words& words,
+                                  size_t first) {
+  std::vector<engine::Move> pv;
+  for (size_t i = first; i < words.size() && pv.size() < 64; ++i) {
+    engine::Move m;
+    if (!engine::parse_usi_move(pos, words[i], m) || !engine::legal_moves(pos).contains(m)) break;
+    pv.push_back(m);
+    pos.do_move(m);
+  }
+  return pv;
+}
+
+const char* gameover_word(std::optional<GameOutcome> outcome) {
+  if (outcome == GameOutcome::kWin) return "win";
+  if (outcome == GameOutcome::kLose) return "lose";
+  return "draw";
+}
+
+}  // namespace
+
+UsiEngineSettings usi_engine_settings(const CsaConfig& c) {
+  UsiEngineSettings s;
+  s.command = c.engine_command;
+  s.args = c.engine_args;
+  s.working_dir = c.engine_working_dir;
+  for (const CsaConfig::UsiOption& o : c.usi_options) s.options.emplace_back(o.name, o.value);
+  s.hash_mb = c.hash_mb;
+  s.threads = c.threads;
+  s.ponder = c.ponder;
+  s.startup_timeout_ms = int64_t(c.engine_startup_timeout_s) * 1000;
+  s.isready_timeout_ms = int64_t(c.engine_isready_timeout_s) * 1000;
+  s.restart_every_game = c.restart_engine_every_game;
+  s.stderr_path = c.log_dir + "/engine-stderr.log";
+  return s;
+}
+
+UsiEnginePlayer::UsiEnginePlayer(UsiEngineSettings settings, EnginePlayer& fallback)
+    : settings_(std::move(settings)), fallback_(fallback) {}
+
+UsiEnginePlayer::~UsiEnginePlayer() {
+  if (thread_.joinable()) {
+    stop(0);
+    wait();
+    post(Command(Command::Kind::kQuit));
+    thread_.join();
+  }
+  fallback_.wait();
+}
+
+void UsiEnginePlayer::set_log(LogSink sink) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  log_ = std::move(sink);
+}
+
+void UsiEnginePlayer::log(LogLevel level, const std::string& message) {
+  LogSink sink;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sink = log_;
+  }
+  if (sink) sink(level, "engine: " + message);
+}
+
+std::string UsiEnginePlayer::engine_name() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return engine_name_;
+}
+int UsiEnginePlayer::starts() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return starts_;
+}
+int UsiEnginePlayer::replaced_answers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return replaced_;
+}
+
+Status UsiEnginePlayer::prepare() {
+  if (Status st = fallback_.prepare(); !st) return Status::error("built-in engine: " + st.message());
+  if (settings_.command.empty()) return Status::error("engine.command is empty");
+  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [&] { return launch_status_.has_value(); });
+  prepared_ = true;
+  return *launch_status_;
+}
+
+void UsiEnginePlayer::post(Command command) {
+  command.posted = Clock::now();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (command.kind == Command::Kind::kStart) ++active_searches_;
+    commands_.push_back(std::move(command));
+  }
+  cv_.notify_all();
+}
+
+void UsiEnginePlayer::new_game(const GameSummary& summary) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    answers_closed_ = false;
+  }
+  Command c(Command::Kind::kNewGame);
+  c.summary = summary;
+  post(std::move(c));
+}
+
+void UsiEnginePlayer::start(const SearchRequest& request, AnswerCallback answer) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    answers_closed_ = false;
+  }
+  Command c(Command::Kind::kStart);
+  c.request = request;
+  c.answer = std::move(answer);
+  post(std::move(c));
+}
+
+void UsiEnginePlayer::ponderhit(uint64_t search_id, const SearchRequest& request) {
+  Command c(Command::Kind::kPonderhit);
+  c.search_id = search_id;
+  c.request = request;
+  post(std::move(c));
+}
+
+void UsiEnginePlayer::stop(uint64_t search_id) {
+  Command c(Command::Kind::kStop);
+  c.search_id = search_id;
+  post(std::move(c));
+}
+
+void UsiEnginePlayer::game_over(std::optional<GameOutcome> outcome) {
+  Command c(Command::Kind::kGameOver);
+  c.outcome = outcome;
+  post(std::move(c));
+}
+
+void UsiEnginePlayer::wait() {
+  if (thread_.joinable()) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    // Bounded: every search still running has been told to stop, and gets the fallback's
+    // answer kStopGraceMs after that at the latest.
+    cv_.wait_for(lock, Milliseconds(5000), [&] {
+      return active_searches_ == 0 && commands_.empty() && !busy_;
+    });
+    answers_closed_ = true;
+  }
+  fallback_.wait();
+}
+
+// ---- The engine thread ----
+
+void UsiEnginePlayer::run() {
+  launch();
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    std::deque<Command> commands;
+    commands.swap(commands_);
+    busy_ = true;
+    lock.unlock();
+    for (Command& c : commands) {
+      if (c.kind == Command::Kind::kQuit) {
+        if (alive_) {
+          send("quit");
+          process_->stop(Clock::now() + Milliseconds(kQuitWaitMs));
+        }
+        process_.reset();
+        lock.lock();
+        busy_ = false;
+        cv_.notify_all();
+        return;
+      }
+      execute(c);
+    }
+    if (!alive_ && Clock::now() >= next_launch_) launch();
+    if (alive_) {
+      std::string line;
+      for (;;) {
+        const auto r = process_->read_line(line, Clock::now() + Milliseconds(kPollMs));
+        if (r == usi::ChildProcess::ReadResult::kLine) {
+          on_line(line);
+          continue;
+        }
+        if (r == usi::ChildProcess::ReadResult::kClosed)
+          engine_lost("it closed its output (" + process_->exit_description() + ")");
+        break;
+      }
+      if (alive_) check_stops();
+    }
+    lock.lock();
+    busy_ = false;
+    cv_.notify_all();
+    if (commands_.empty() && !alive_)
+      cv_.wait_for(lock, Milliseconds(kPollMs), [&] { return !commands_.empty(); });
+  }
+}
+
+void UsiEnginePlayer::send(const std::string& line) {
+  if (!alive_) return;
+  if (!process_->send_line(line)) return;  // a dead engine is seen when its output closes
+}
+
+bool UsiEnginePlayer::handshake_line(const std::string& line) {
+  const Words w = split_words(line);
+  if (w.size() >= 3 && w[0] == "option" && w[1] == "name") {
+    offered_.insert(std::string(w[2]));
+    return true;
+  }
+  if (w.size() >= 3 && w[0] == "id" && w[1] == "name") {
+    std::lock_guard<std::mutex> lock(mutex_);
+    engine_name_ = line.substr(line.find("name") + 5);
+    return true;
+  }
+  return false;
+}
+
+bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std::string& error) {
+  const auto deadline = Clock::now() + Milliseconds(timeout_ms);
+  std::string line;
+  for (;;) {
+    switch (process_->read_line(line, deadline)) {
+      case usi::ChildProcess::ReadResult::kLine:
+        if (starts_with_word(line, word)) return true;
+        // A search stopped at the end of the last game may answer now.
+        if (starts_with_word(line, "bestmove") || starts_with_word(line, "info")) {
+          on_line(line);
+          break;
+        }
+        if (!handshake_line(line)) log(LogLevel::kDebug, "< " + line);
+        break;
+      case usi::ChildProcess::ReadResult::kTimeout:
+        error = "no " + word + " within " + std::to_string(timeout_ms) + " ms";
+        return false;
+      case usi::ChildProcess::ReadResult::kClosed:
+        process_->stop(Clock::now() + Milliseconds(500));
+        error = "it closed its output while we waited for " + word + " (" +
+                process_->exit_description() + ")";
+        return false;
+    }
+  }
+}
+
+bool UsiEnginePlayer::launch() {
+  if (process_) {
+    process_->stop(Clock::now());
+    process_.reset();
+  }
+  alive_ = false;
+  process_played_ = false;
+  offered_.clear();
+  process_ = std::make_unique<usi::UsiEngineProcess>();
+  usi::EngineConfig config;
+  config.command = settings_.command;
+  config.args = settings_.args;
+  config.working_dir = settings_.working_dir;
+  config.stderr_path = settings_.stderr_path;
+  std::string error;
+  const std::string what = "'" + settings_.command + "'";
+  if (Status st = process_->start(config); !st) {
+    error = st.message();
+  } else {
+    alive_ = true;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++starts_;
+    }
+    log(LogLevel::kInfo, "started " + what + " (pid " + std::to_string(process_->pid()) + ")");
+    send("usi");
+    if (wait_for("usiok", settings_.startup_timeout_ms, error)) {
+      send("setoption name USI_Hash value " + std::to_string(settings_.hash_mb));
+      send(std::string("setoption name USI_Ponder value ") + (settings_.ponder ? "true" : "false"));
+      if (offered_.count("Threads"))
+        send("setoption name Threads value " + std::to_string(settings_.threads));
+      for (const auto& [name, value] : settings_.options) {
+        if (!offered_.empty() && !offered_.count(name) && name != "USI_Hash" &&
+            name != "USI_Ponder") {
+          if (skipped_logged_.insert(name).second)
+            log(LogLevel::kWarning, "the engine does not offer option " + name + ": not sent");
+          continue;
+        }
+        send("setoption name " + name + " value " + value);
+      }
+      if (game_) send_game_options();
+      send("isready");
+      if (wait_for("readyok", settings_.isready_timeout_ms, error)) {
+        if (game_) send("usinewgame");
+        log(LogLevel::kInfo, "ready: " + engine_name());
+      }
+    }
+  }
+  const bool ok = error.empty();
+  if (!ok) {
+    log(LogLevel::kError, "cannot start " + what + ": " + error);
+    if (process_) process_->stop(Clock::now());
+    alive_ = false;
+    ++consecutive_failures_;
+    next_launch_ = Clock::now() + Milliseconds(std::min<int64_t>(
+                                      kMaxRelaunchDelayMs, 1000LL << std::min(consecutive_failures_, 5)));
+  } else {
+    consecutive_failures_ = 0;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!launch_status_) {
+    launch_status_ = ok ? Status::ok() : Status::error("engine " + what + ": " + error);
+    cv_.notify_all();
+  }
+  return ok;
+}
+
+void UsiEnginePlayer::send_game_options() {
+  struct Rule {
+    const char* option;
+    std::string value;
+    std::string what;
+  };
+  std::vector<Rule> rules;
+  rules.push_back({"MaxMovesToDraw", std::to_string(std::max(0, game_->max_moves)),
+                   "Max_Moves " + std::to_string(game_->max_moves)});
+  if (game_->declaration.empty() || game_->declaration == "Jishogi 1.1")
+    rules.push_back({"EnteringKingRule", "CSARule27", "the 27-point declaration rule"});
+  for (const Rule& r : rules) {
+    if (offered_.count(r.option)) {
+      send(std::string("setoption name ") + r.option + " value " + r.value);
+    } else if (skipped_logged_.insert(r.option).second) {
+      log(LogLevel::kInfo, std::string("the engine does not offer ") + r.option + ": " + r.what +
+                               " not told to it");
+    }
+  }
+}
+
+void UsiEnginePlayer::execute(Command& c) {
+  switch (c.kind) {
+    case Command::Kind::kNewGame: {
+      game_ = c.summary;
+      if (!alive_ || (settings_.restart_every_game && process_played_)) {
+        if (alive_) {
+          send("quit");
+          process_->stop(Clock::now() + Milliseconds(kQuitWaitMs));
+        }
+        if (launch()) process_played_ = true;
+        return;
+      }
+      process_played_ = true;
+      send_game_options();
+      send("isready");
+      std::string error;
+      if (!wait_for("readyok", settings_.isready_timeout_ms, error)) return engine_lost(error);
+      send("usinewgame");
+      return;
+    }
+    case Command::Kind::kStart:
+      return go(c);
+    case Command::Kind::kPonderhit: {
+      for (auto it = gos_.begin(); it != gos_.end(); ++it) {
+        if (it->request.id != c.search_id || !it->pondering) continue;
+        it->pondering = false;
+        it->request.limits = c.request.limits;
+        it->deadline = c.posted + Milliseconds(c.request.deadline_ms - c.request.started_ms);
+        if (it->held) {
+          EngineMove m = *it->held;
+          Go g = std::move(*it);
+          gos_.erase(it);
+          return answer(g, std::move(m));
+        }
+        return send("ponderhit");
+      }
+      // The ponder search was lost with its engine: search the position afresh.
+      for (auto it = orphans_.begin(); it != orphans_.end(); ++it) {
+        if (it->request.id != c.search_id) continue;
+        Go g = std::move(*it);
+        orphans_.erase(it);
+        log(LogLevel::kWarning, "ponderhit for search " + std::to_string(c.search_id) +
+                                    ", lost with the engine: searching afresh");
+        g.pondering = false;
+        g.request.limits = c.request.limits;
+        g.request.limits.ponder = false;
+        g.deadline = c.posted + Milliseconds(c.request.deadline_ms - c.request.started_ms);
+        return send_go(std::move(g));
+      }
+      return;
+    }
+    case Command::Kind::kStop: {
+      bool stop_needed = false;
+      for (auto it = gos_.begin(); it != gos_.end();) {
+        if (c.search_id != 0 && it->request.id != c.search_id) {
+          ++it;
+          continue;
+        }
+        if (it->pondering) it->wanted = false;  // a ponder miss, or the game ended
+        it->pondering = false;
+        if (it->bestmove_read) {  // held: its bestmove came already
+          Go g = std::move(*it);
+          it = gos_.erase(it);
+          if (g.wanted && g.held) answer(g, *g.held);
+          else answer(g, EngineMove{});
+          continue;
+        }
+        if (!it->stop_sent) {
+          it->stop_sent = true;
+          it->stop_time = Clock::now();
+          stop_needed = true;
+        }
+        ++it;
+      }
+      if (stop_needed) send("stop");
+      for (auto it = orphans_.begin(); it != orphans_.end();) {
+        if (c.search_id != 0 && it->request.id != c.search_id) {
+          ++it;
+          continue;
+        }
+        Go g = std::move(*it);
+        it = orphans_.erase(it);
+        g.wanted = false;
+        answer(g, EngineMove{});
+      }
+      return;
+    }
+    case Command::Kind::kGameOver:
+      send(std::string("gameover ") + gameover_word(c.outcome));
+      return;
+    case Command::Kind::kQuit:
+      return;
+  }
+}
+
+void UsiEnginePlayer::go(Command& c) {
+  Go g;
+  g.request = c.request;
+  g.answer = std::move(c.answer);
+  g.pondering = c.request.limits.ponder;
+  g.deadline = g.pondering ? Clock::time_point::max()
+                           : c.posted + Milliseconds(c.request.deadline_ms - c.request.started_ms);
+  if (Status st = g.position.set_sfen(c.request.sfen); !st) return fallback(g, st.message());
+  for (const std::string& text : c.request.usi_moves) {
+    engine::Move m;
+    if (Status st = engine::parse_usi_move(g.position, text, m); !st)
+      return fallback(g, "the position's move " + text + ": " + st.message());
+    g.position.do_move(m);
+  }
+  send_go(std::move(g));
+}
+
+void UsiEnginePlayer::send_go(Go g) {
+  if (!alive_) {
+    if (g.pondering) return orphans_.push_back(std::move(g));  // a ponderhit searches then
+    return fallback(g, "the engine is not running");
+  }
+  if (!g.pondering && Clock::now() + Milliseconds(kStopGraceMs) >= g.deadline)
+    return fallback(g, "no time left for the engine after its restart");
+  send(position_command(g.request));
+  send(go_command(g.request.limits));
+  gos_.push_back(std::move(g));
+}
+
+void UsiEnginePlayer::on_line(const std::string& line) {
+  if (starts_with_word(line, "bestmove")) return on_bestmove(line);
+  if (starts_with_word(line, "info")) return on_info(line);
+  if (!line.empty()) log(LogLevel::kDebug, "< " + line);
+}
+
+void UsiEnginePlayer::on_info(const std::string& line) {
+  auto it = std::find_if(gos_.begin(), gos_.end(), [](const Go& g) { return !g.bestmove_read; });
+  if (it == gos_.end()) return;
+  usi::UsiInfoLine info;
+  if (!usi::parse_usi_info(line, info) || info.multipv != 1) return;
+  if (info.score) it->score = value_of(*info.score);
+  const Words w = split_words(line);
+  for (size_t i = 1; i < w.size(); ++i) {
+    if (w[i] == "string") return;
+    if (w[i] == "pv") {
+      std::vector<engine::Move> pv = read_pv(it->position, w, i + 1);
+      if (!pv.empty()) it->pv = std::move(pv);
+      return;
+    }
+  }
+}
+
+void UsiEnginePlayer::on_bestmove(const std::string& line) {
+  auto it = std::find_if(gos_.begin(), gos_.end(), [](const Go& g) { return !g.bestmove_read; });
+  if (it == gos_.end())
+    return log(LogLevel::kWarning, "'" + line + "' with no search waiting for it: ignored");
+  log(LogLevel::kDebug, "< " + line);
+  const Words w = split_words(line);
+  EngineMove m;
+  bool usable = true;
+  std::string why;
+  const std::string_view word = w.size() >= 2 ? w[1] : std::string_view();
+  if (word == "resign") {
+    m.kind = EngineMove::Kind::kResign;
+  } else if (word == "win") {
+    m.kind = EngineMove::Kind::kWin;
+    if (!it->position.can_declare_win()) {
+      usable = false;
+      why = "'bestmove win' where the declaration is not valid";
+    }
+  } else {
+    engine::Move move;
+    if (word.empty() || !engine::parse_usi_move(it->position, word, move) ||
+        !engine::legal_moves(it->position).contains(move)) {
+      usable = false;
+      why = "'" + line + "' is not a legal move here";
+    } else {
+      m.kind = EngineMove::Kind::kMove;
+      m.move = it->position.complete_move(move);
+      m.score = it->score;
+      if (!it->pv.empty() && it->pv.front() == m.move) {
+        m.pv = it->pv;
+      } else {
+        m.pv.push_back(m.move);
+      }
+      // "bestmove X ponder Y": the reply the engine expects, when the PV did not give it.
+      if (m.pv.size() == 1 && w.size() >= 4 && w[2] == "ponder") {
+        engine::Position after = it->position;
+        after.do_move(m.move);
+        const std::vector<engine::Move> reply = read_pv(after, w, 3);
+        if (!reply.empty()) m.pv.push_back(reply.front());
+      }
+    }
+  }
+  if (it->pondering) {
+    // The engine may not answer a ponder search before ponderhit or stop. A legal move is
+    // kept for the ponderhit; anything else is taken as a stray line (a second bestmove).
+    if (!usable) return log(LogLevel::kWarning, "'" + line + "' while pondering: ignored");
+    log(LogLevel::kWarning, "bestmove while pondering: kept until ponderhit or stop");
+    it->bestmove_read = true;
+    it->held = std::move(m);
+    return;
+  }
+  Go g = std::move(*it);
+  gos_.erase(it);
+  if (!usable) return fallback(g, why);
+  answer(g, std::move(m));
+}
+
+void UsiEnginePlayer::check_stops() {
+  const auto now = Clock::now();
+  for (const Go& g : gos_)
+    if (g.stop_sent && !g.bestmove_read && now - g.stop_time >= Milliseconds(kStopGraceMs))
+      return engine_lost("no bestmove within " + std::to_string(kStopGraceMs) + " ms of stop");
+}
+
+void UsiEnginePlayer::engine_lost(const std::string& why) {
+  log(LogLevel::kError, "engine lost: " + why + "; starting it again");
+  if (process_) process_->stop(Clock::now());
+  alive_ = false;
+  next_launch_ = Clock::now();
+  std::deque<Go> gos;
+  gos.swap(gos_);
+  for (Go& g : gos) {
+    if (!g.wanted) answer(g, EngineMove{});
+    else if (g.pondering) orphans_.push_back(std::move(g));  // a ponderhit searches afresh
+    else if (g.held) answer(g, *g.held);
+    else fallback(g, "the engine was lost (" + why + ")");
+  }
+}
+
+void UsiEnginePlayer::answer(Go& g, EngineMove move) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (g.wanted && !answers_closed_ && g.answer) g.answer(g.request.id, std::move(move));
+  if (active_searches_ > 0) --active_searches_;
+  cv_.notify_all();
+}
+
+void UsiEnginePlayer::fallback(Go& g, const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++replaced_;
+  }
+  if (!g.wanted) return answer(g, EngineMove{});
+  log(LogLevel::kError, why + ": the built-in engine moves instead");
+  SearchRequest r = g.request;
+  r.limits = engine::SearchLimits();
+  r.limits.movetime_ms = settings_.fallback_ms;
+  auto shared = std::make_shared<Go>(std::move(g));
+  fallback_.start(r, [this, shared](uint64_t, EngineMove move) { answer(*shared, std::move(move)); });
+}
+
+}  // namespace client

@@ -1,0 +1,173 @@
+// UsiEnginePlayer: any USI engine, run as a child process, behind the CSA client's EnginePlayer.
+#pragma once
+
+// One thread of its own (the engine thread) owns the process: it starts it, runs the
+// handshakes (usi/usiok, setoption, isready/readyok, usinewgame), sends what the client's
+// loop posts (position and go, stop, ponderhit, gameover) and reads every line the engine
+// writes. The client's calls only post a command and return, so a slow or hung engine never
+// blocks the loop that reads the server.
+//
+// Every `go` gets exactly one `bestmove` (USI); the answers are matched to the searches in
+// order. What the engine gets wrong is caught here, never sent to the server:
+//   - a bestmove that is not a legal move (or not a move at all), or no bestmove within
+//     kStopGraceMs after `stop`, or an engine that exits mid-search: the built-in engine's
+//     quick move answers instead (a short search, logged as an error);
+//   - a second bestmove for one go (one with no search waiting) is logged and ignored; a
+//     bestmove while pondering, before ponderhit or stop, is held until then;
+//   - an engine that died or hung is killed and started again (with the handshake and the
+//     current game's options) before the next search; the position is always sent whole.
+// The server's rules go to the engine where it offers the option (MaxMovesToDraw for
+// Max_Moves, EnteringKingRule for the declaration rule); an option the engine does not offer
+// is skipped with one log line. USI_Hash and USI_Ponder are sent always (engines rarely list
+// them). Thread-safe as EnginePlayer requires: call from the client's loop thread.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "client/csa_config.h"
+#include "client/engine_player.h"
+#include "engine/position.h"
+#include "usi/usi_engine_process.h"
+
+namespace client {
+
+// How to run the external engine: the [engine] keys of the configuration.
+struct UsiEngineSettings {
+  std::string command;                   // the program
+  std::vector<std::string> args;         // its arguments
+  std::string working_dir;               // "" = ours
+  std::vector<std::pair<std::string, std::string>> options;  // [engine.usi], in order
+  int hash_mb = 256;                     // USI_Hash
+  int threads = 1;                       // Threads, when the engine offers it
+  bool ponder = false;                   // USI_Ponder
+  int64_t startup_timeout_ms = 30000;    // start to usiok
+  int64_t isready_timeout_ms = 120000;   // isready to readyok (loading a large net)
+  bool restart_every_game = false;       // a new process for every game
+  std::string stderr_path;               // the engine's standard error; "" = discarded
+  // The fallback's search (the built-in engine) when the engine cannot answer: ms.
+  int64_t fallback_ms = 150;
+};
+
+// The settings from a loaded configuration (engine.command and the keys beside it).
+UsiEngineSettings usi_engine_settings(const CsaConfig& config);
+
+class UsiEnginePlayer : public EnginePlayer {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // After `stop`, the engine has this long to answer before its answer is replaced.
+  static constexpr int64_t kStopGraceMs = 400;
+
+  // `fallback` answers for the engine when it cannot (see above); it must be prepared by
+  // prepare() below and outlive this player.
+  UsiEnginePlayer(UsiEngineSettings settings, EnginePlayer& fallback);
+  ~UsiEnginePlayer() override;
+  UsiEnginePlayer(const UsiEnginePlayer&) = delete;
+  UsiEnginePlayer& operator=(const UsiEnginePlayer&) = delete;
+
+  void set_log(LogSink sink) override;
+  // Starts the engine and waits for its handshake (usiok, readyok); the error says what
+  // failed ("cannot run ...", "no usiok within 30000 ms", "exited with status 1").
+  engine::Status prepare() override;
+  void new_game(const GameSummary& summary) override;
+  void start(const SearchRequest& request, AnswerCallback answer) override;
+  void ponderhit(uint64_t search_id, const SearchRequest& request) override;
+  void stop(uint64_t search_id) override;
+  void game_over(std::optional<GameOutcome> outcome) override;
+  void wait() override;
+
+  // For tests and the log: the engine's "id name", times it was started, answers replaced.
+  std::string engine_name() const;
+  int starts() const;
+  int replaced_answers() const;
+
+ private:
+  struct Command {
+    enum class Kind { kNewGame, kStart, kPonderhit, kStop, kGameOver, kQuit };
+    explicit Command(Kind k) : kind(k) {}
+    Kind kind;
+    SearchRequest request;
+    AnswerCallback answer;
+    uint64_t search_id = 0;
+    GameSummary summary;
+    std::optional<GameOutcome> outcome;
+    Clock::time_point posted;
+  };
+  // One `go` sent and not yet answered by a bestmove.
+  struct Go {
+    SearchRequest request;
+    AnswerCallback answer;
+    engine::Position position;  // where the bestmove and the PV are read
+    bool pondering = false;     // go ponder, neither ponderhit nor stop sent yet
+    bool stop_sent = false;
+    Clock::time_point stop_time;
+    Clock::time_point deadline;  // for the fallback: when the move is due (local)
+    bool wanted = true;          // the client still wants its answer
+    bool bestmove_read = false;  // its bestmove came (held while pondering)
+    std::optional<EngineMove> held;
+    std::optional<engine::Value> score;
+    std::vector<engine::Move> pv;
+  };
+
+  void post(Command command);
+  void run();  // the engine thread
+  void execute(Command& command);
+  // Starts the process and runs usi ... readyok; false (logged) on failure.
+  bool launch();
+  bool handshake_line(const std::string& line);  // an option/id line during the handshake
+  bool wait_for(const std::string& word, int64_t timeout_ms, std::string& error);
+  void send(const std::string& line);
+  void send_game_options();
+  void on_line(const std::string& line);
+  void on_bestmove(const std::string& line);
+  void on_info(const std::string& line);
+  void check_stops();
+  // The engine is gone (exited, hung): every search still wanted gets the fallback's move.
+  void engine_lost(const std::string& why);
+  void go(Command& command);
+  void send_go(Go go);  // position and go, or the fallback when the engine cannot
+  void answer(Go& go, EngineMove move);
+  void fallback(Go& go, const std::string& why);
+  void log(LogLevel level, const std::string& message);
+
+  UsiEngineSettings settings_;
+  EnginePlayer& fallback_;
+
+  mutable std::mutex mutex_;  // guards the members down to `log_`
+  std::condition_variable cv_;
+  std::deque<Command> commands_;
+  bool prepared_ = false;
+  std::optional<engine::Status> launch_status_;  // the first launch's outcome, for prepare()
+  bool busy_ = false;                            // the engine thread is executing commands
+  size_t active_searches_ = 0;                   // gos waiting for an answer, and fallbacks
+  bool answers_closed_ = false;                  // wait() has returned: no more answers
+  std::string engine_name_;
+  int starts_ = 0;
+  int replaced_ = 0;
+  LogSink log_;
+
+  // The engine thread's own.
+  std::unique_ptr<usi::UsiEngineProcess> process_;
+  bool alive_ = false;
+  bool process_played_ = false;  // the process has begun a game (usinewgame)
+  std::set<std::string> offered_;  // the option names of the engine's "option name" lines
+  std::set<std::string> skipped_logged_;
+  std::deque<Go> gos_;
+  std::deque<Go> orphans_;  // ponder searches lost with an engine: a ponderhit restarts them
+  std::optional<GameSummary> game_;  // the current game, for its options on a restart
+  int consecutive_failures_ = 0;
+  Clock::time_point next_launch_;
+  std::thread thread_;
+};
+
+}  // namespace client

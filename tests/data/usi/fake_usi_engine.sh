@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# A scripted USI engine for the CSA client's tests: fake_usi_engine.sh MODE ANSWER...
+# ANSWER k ("7g7f:3c3d", best move and ponder move) answers the positions with 2k or 2k+1
+# moves. Every line received is appended to $FAKE_LOG when it is set.
+# MODE: normal | crash (exits on go) | silent (never answers go) | illegal (answers an
+# illegal move) | double (two bestmoves per go) | early (answers go ponder at once) |
+# slowstart (no usiok for 5 s) | crashonce (exits on its first go, then behaves; needs
+# $FAKE_STATE, a file it creates)
+mode=$1
+shift
+answers=("$@")
+moves=0
+pondering=0
+answer() {
+  local a=${answers[$((moves / 2))]:-resign}
+  local best=${a%%:*} reply=${a#*:}
+  echo "info depth 3 score cp -42 pv $best $reply"
+  if [ "$best" = resign ] || [ "$reply" = "$a" ]; then echo "bestmove $best"
+  else echo "bestmove $best ponder $reply"; fi
+  if [ "$mode" = double ]; then echo "bestmove $best"; fi
+}
+while IFS= read -r line; do
+  [ -n "$FAKE_LOG" ] && printf '%s\n' "$line" >> "$FAKE_LOG"
+  set -- $line
+  case "$1" in
+    usi)
+      [ "$mode" = slowstart ] && sleep 5
+      echo "id name FakeEngine 1.0"
+      echo "option name Threads type spin default 1 min 1 max 64"
+      echo "option name MaxMovesToDraw type spin default 0 min 0 max 100000"
+      echo "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27"
+      echo "usiok" ;;
+    isready) echo "readyok" ;;
+    position)
+      moves=0
+      seen=0
+      for w in "$@"; do
+        [ $seen = 1 ] && moves=$((moves + 1))
+        [ "$w" = moves ] && seen=1
+      done ;;
+    go)
+      if [ "$mode" = crash ]; then exit 3; fi
+      if [ "$mode" = crashonce ] && [ ! -e "$FAKE_STATE" ]; then : > "$FAKE_STATE"; exit 3; fi
+      [ "$mode" = silent ] && continue
+      if [ "$2" = ponder ]; then
+        pondering=1
+        if [ "$mode" = early ]; then answer; pondering=0; fi
+        continue
+      fi
+      if [ "$mode" = illegal ]; then echo "bestmove 5e5d"; continue; fi
+      answer ;;
+    ponderhit) [ $pondering = 1 ] && answer; pondering=0 ;;
+    stop) [ $pondering = 1 ] && [ "$mode" != silent ] && answer; pondering=0 ;;
+    quit) exit 0 ;;
+  esac
+done

@@ -1,0 +1,368 @@
+// UsiEnginePlayer against a scripted fake USI engine: the dialog, pondering, and every way an
+// engine can fail mid-game (crash, silence, an illegal move, two bestmoves, a bestmove while
+// pondering), each answered in time by the engine or by the built-in fallback.
+#include "client/usi_engine_player.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/csa_notation.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "tests/temp_dir.h"
+
+#ifndef SASHITE_TEST_DATA_DIR
+#define SASHITE_TEST_DATA_DIR "tests/data"
+#endif
+
+namespace usi_engine_player_test {
+
+using namespace client;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+const std::string kFake = std::string(SASHITE_TEST_DATA_DIR) + "/usi/fake_usi_engine.sh";
+
+// Answers as they arrive, on any thread.
+struct Answers {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<std::pair<uint64_t, EngineMove>> got;
+
+  EnginePlayer::AnswerCallback callback() {
+    return [this](uint64_t id, EngineMove m) {
+      std::lock_guard<std::mutex> lock(mutex);
+      got.emplace_back(id, std::move(m));
+      cv.notify_all();
+    };
+  }
+  // Waits until `n` answers have come (false after `ms`).
+  bool wait(size_t n, int ms) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return cv.wait_for(lock, milliseconds(ms), [&] { return got.size() >= n; });
+  }
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return got.size();
+  }
+  std::pair<uint64_t, EngineMove> at(size_t i) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return got.at(i);
+  }
+};
+
+// A fake engine in MODE answering ANSWERS, its dialog logged in a temporary directory.
+struct Fixture {
+  TempDir dir{"sashite-usi-player"};
+  EngineAdapter fallback;
+  std::unique_ptr<UsiEnginePlayer> player;
+  std::vector<std::string> logs;
+  std::mutex log_mutex;
+
+  Fixture(const std::string& mode, std::vector<std::string> answers, int64_t startup_ms = 10000,
+          bool restart_every_game = false) {
+    ::setenv("FAKE_LOG", (dir.path / "dialog.txt").c_str(), 1);
+    ::setenv("FAKE_STATE", (dir.path / "state").c_str(), 1);
+    CsaConfig c;
+    c.threads = 1;
+    c.hash_mb = 16;
+    c.book = "off";
+    REQUIRE(fallback.configure(c));
+    UsiEngineSettings s;
+    s.command = kFake;
+    s.args = {mode};
+    s.args.insert(s.args.end(), answers.begin(), answers.end());
+    s.hash_mb = 32;
+    s.ponder = true;
+    s.startup_timeout_ms = startup_ms;
+    s.isready_timeout_ms = 5000;
+    s.restart_every_game = restart_every_game;
+    player = std::make_unique<UsiEnginePlayer>(s, fallback);
+    player->set_log([this](LogLevel, const std::string& m) {
+      std::lock_guard<std::mutex> lock(log_mutex);
+      logs.push_back(m);
+    });
+  }
+  ~Fixture() {
+    player.reset();
+    ::unsetenv("FAKE_LOG");
+    ::unsetenv("FAKE_STATE");
+  }
+  // The lines the engine received.
+  std::vector<std::string> dialog() {
+    std::ifstream in(dir.path / "dialog.txt");
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  }
+  bool received(const std::string& line) {
+    for (const std::string& l : dialog())
+      if (l == line) return true;
+    return false;
+  }
+  bool logged(const std::string& part) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    for (const std::string& l : logs)
+      if (l.find(part) != std::string::npos) return true;
+    return false;
+  }
+};
+
+GameSummary summary() {
+  GameSummary s;
+  s.max_moves = 256;
+  s.declaration = "Jishogi 1.1";
+  s.initial = engine::csa_start_setup();
+  return s;
+}
+
+SearchRequest request(uint64_t id, std::vector<std::string> moves, bool ponder = false,
+                      int64_t think_ms = 3000) {
+  SearchRequest r;
+  r.id = id;
+  r.sfen = engine::Position::kStartSfen;
+  r.usi_moves = std::move(moves);
+  r.limits.time_left_ms[engine::kBlack] = 10000;
+  r.limits.time_left_ms[engine::kWhite] = 20000;
+  r.limits.byoyomi_ms = 1000;
+  r.limits.ponder = ponder;
+  r.started_ms = 0;
+  r.deadline_ms = think_ms;
+  return r;
+}
+
+std::string usi(const EngineMove& m) { return engine::format_usi_move(m.move); }
+
+// A move the fallback played: legal, from the built-in engine.
+bool legal_in(const SearchRequest& r, const EngineMove& m) {
+  engine::Position pos;
+  REQUIRE(pos.set_sfen(r.sfen));
+  for (const std::string& u : r.usi_moves) {
+    engine::Move x;
+    REQUIRE(engine::parse_usi_move(pos, u, x));
+    pos.do_move(x);
+  }
+  return m.kind == EngineMove::Kind::kMove && engine::legal_moves(pos).contains(m.move);
+}
+
+}  // namespace
+
+TEST_CASE("usi player: handshake, the game's rules as options, a search with its PV and score") {
+  Fixture f("normal", {"7g7f:3c3d", "2g2f:8c8d"});
+  REQUIRE(f.player->prepare());
+  CHECK(f.player->engine_name() == "FakeEngine 1.0");
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  CHECK(a.at(0).first == 1);
+  const EngineMove m = a.at(0).second;
+  CHECK(usi(m) == "7g7f");
+  REQUIRE(m.score.has_value());
+  CHECK(*m.score == -42);
+  REQUIRE(m.pv.size() == 2);
+  CHECK(engine::format_usi_move(m.pv[1]) == "3c3d");
+  CHECK(f.received("setoption name USI_Hash value 32"));
+  CHECK(f.received("setoption name USI_Ponder value true"));
+  CHECK(f.received("setoption name Threads value 1"));
+  CHECK(f.received("setoption name MaxMovesToDraw value 256"));
+  CHECK(f.received("setoption name EnteringKingRule value CSARule27"));
+  CHECK(f.received("usinewgame"));
+  CHECK(f.received("position startpos"));
+  CHECK(f.received("go btime 10000 wtime 20000 byoyomi 1000"));
+  f.player->game_over(GameOutcome::kWin);
+  f.player->wait();
+  std::this_thread::sleep_for(milliseconds(100));
+  CHECK(f.received("gameover win"));
+  CHECK(f.player->replaced_answers() == 0);
+}
+
+TEST_CASE("usi player: Fischer clocks go out as binc/winc, without byoyomi") {
+  Fixture f("normal", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  SearchRequest r = request(1, {});
+  r.limits.byoyomi_ms = 0;
+  r.limits.increment_ms[engine::kBlack] = r.limits.increment_ms[engine::kWhite] = 2000;
+  Answers a;
+  f.player->start(r, a.callback());
+  REQUIRE(a.wait(1, 5000));
+  CHECK(f.received("go btime 10000 wtime 20000 binc 2000 winc 2000"));
+}
+
+TEST_CASE("usi player: ponder hit answers after ponderhit; a ponder miss is stopped unheard") {
+  Fixture f("normal", {"7g7f:3c3d", "2g2f:8c8d", "6i7h:4a3b"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {"7g7f", "3c3d"}, true), a.callback());
+  CHECK(!a.wait(1, 300));  // pondering: no answer before ponderhit
+  CHECK(f.received("go ponder btime 10000 wtime 20000 byoyomi 1000"));
+  f.player->ponderhit(1, request(1, {"7g7f", "3c3d"}));
+  REQUIRE(a.wait(1, 5000));
+  CHECK(a.at(0).first == 1);
+  CHECK(usi(a.at(0).second) == "2g2f");
+  CHECK(f.received("ponderhit"));
+
+  // A miss: stop, and the stopped search's bestmove is not an answer.
+  f.player->start(request(2, {"7g7f", "3c3d", "2g2f", "8c8d"}, true), a.callback());
+  std::this_thread::sleep_for(milliseconds(100));
+  f.player->stop(2);
+  f.player->start(request(3, {"7g7f", "3c3d", "2g2f", "4a3b"}), a.callback());
+  REQUIRE(a.wait(2, 5000));
+  std::this_thread::sleep_for(milliseconds(200));
+  CHECK(a.size() == 2);
+  CHECK(a.at(1).first == 3);
+  CHECK(usi(a.at(1).second) == "6i7h");
+  const std::vector<std::string> d = f.dialog();
+  const auto stop = std::find(d.begin(), d.end(), "stop");
+  REQUIRE(stop != d.end());
+  CHECK(std::find(stop, d.end(), "position startpos moves 7g7f 3c3d 2g2f 4a3b") != d.end());
+  CHECK(f.player->replaced_answers() == 0);
+}
+
+TEST_CASE("usi player: a bestmove while pondering is kept until the ponderhit") {
+  Fixture f("early", {"7g7f:3c3d", "2g2f:8c8d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {"7g7f", "3c3d"}, true), a.callback());
+  CHECK(!a.wait(1, 300));
+  f.player->ponderhit(1, request(1, {"7g7f", "3c3d"}));
+  REQUIRE(a.wait(1, 2000));
+  CHECK(usi(a.at(0).second) == "2g2f");
+  CHECK(f.logged("bestmove while pondering"));
+}
+
+TEST_CASE("usi player: two bestmoves for one go: the second is not taken for the next search") {
+  Fixture f("double", {"7g7f:3c3d", "2g2f:8c8d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  std::this_thread::sleep_for(milliseconds(200));
+  f.player->start(request(2, {"7g7f", "3c3d"}), a.callback());
+  REQUIRE(a.wait(2, 5000));
+  CHECK(usi(a.at(1).second) == "2g2f");
+  CHECK(f.logged("with no search waiting for it"));
+  CHECK(f.player->replaced_answers() == 0);
+}
+
+TEST_CASE("usi player: an illegal bestmove is replaced by the built-in engine's move") {
+  Fixture f("illegal", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  const SearchRequest r = request(1, {});
+  f.player->start(r, a.callback());
+  REQUIRE(a.wait(1, 5000));
+  CHECK(a.at(0).first == 1);
+  CHECK(legal_in(r, a.at(0).second));
+  CHECK(f.player->replaced_answers() == 1);
+  CHECK(f.logged("not a legal move"));
+}
+
+TEST_CASE("usi player: an engine that crashes mid-search: the fallback answers, it restarts") {
+  Fixture f("crashonce", {"7g7f:3c3d", "2g2f:8c8d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  const SearchRequest r = request(1, {});
+  const auto t0 = Clock::now();
+  f.player->start(r, a.callback());
+  REQUIRE(a.wait(1, 3000));
+  CHECK(Clock::now() - t0 < milliseconds(2000));
+  CHECK(legal_in(r, a.at(0).second));
+  CHECK(f.player->replaced_answers() == 1);
+  CHECK(f.logged("engine lost"));
+  // Started again, with the game's options, and it answers the next search itself.
+  for (int i = 0; i < 100 && f.player->starts() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  CHECK(f.player->starts() == 2);
+  f.player->start(request(2, {"7g7f", "3c3d"}), a.callback());
+  REQUIRE(a.wait(2, 5000));
+  CHECK(usi(a.at(1).second) == "2g2f");
+  const std::vector<std::string> d = f.dialog();
+  CHECK(std::count(d.begin(), d.end(), "usinewgame") == 2);
+  CHECK(std::count(d.begin(), d.end(), "setoption name MaxMovesToDraw value 256") == 2);
+}
+
+TEST_CASE("usi player: an engine silent after stop: the fallback answers within the grace") {
+  Fixture f("silent", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  const SearchRequest r = request(1, {});
+  f.player->start(r, a.callback());
+  CHECK(!a.wait(1, 300));
+  const auto stopped = Clock::now();
+  f.player->stop(1);
+  REQUIRE(a.wait(1, 3000));
+  const auto took = Clock::now() - stopped;
+  CHECK(took >= milliseconds(UsiEnginePlayer::kStopGraceMs));
+  CHECK(took < milliseconds(UsiEnginePlayer::kStopGraceMs + 1000));
+  CHECK(legal_in(r, a.at(0).second));
+  CHECK(f.player->replaced_answers() == 1);
+}
+
+TEST_CASE("usi player: a ponder move that is not legal after the best move is dropped") {
+  // "bestmove 5g5f ponder 5g5f": the expected reply is no move of White's (as after a mate).
+  Fixture f("normal", {"5g5f:5g5f"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  const EngineMove m = a.at(0).second;
+  CHECK(usi(m) == "5g5f");
+  CHECK(m.pv.size() == 1);  // nothing for the session to ponder on
+}
+
+TEST_CASE("usi player: restart_engine_every_game starts a new process for each game") {
+  Fixture f("normal", {"7g7f:3c3d"}, 10000, true);
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  f.player->game_over(GameOutcome::kLose);
+  f.player->new_game(summary());
+  f.player->start(request(2, {}), a.callback());
+  REQUIRE(a.wait(2, 5000));
+  CHECK(f.player->starts() == 2);  // prepare's plays the first game; a new one the second
+  CHECK(usi(a.at(1).second) == "7g7f");
+  const std::vector<std::string> d = f.dialog();
+  CHECK(std::count(d.begin(), d.end(), "gameover lose") == 1);
+  CHECK(std::count(d.begin(), d.end(), "quit") == 1);  // the first process, for the second game
+}
+
+TEST_CASE("usi player: start-up failures are errors that say what failed") {
+  {
+    Fixture f("slowstart", {}, 1000);
+    const engine::Status st = f.player->prepare();
+    REQUIRE(!st);
+    CHECK(st.message().find("no usiok within 1000 ms") != std::string::npos);
+  }
+  {
+    EngineAdapter fallback;
+    UsiEngineSettings s;
+    s.command = "/nonexistent/engine";
+    UsiEnginePlayer player(s, fallback);
+    const engine::Status st = player.prepare();
+    REQUIRE(!st);
+    CHECK(st.message().find("/nonexistent/engine") != std::string::npos);
+  }
+}
+
+}  // namespace usi_engine_player_test
