@@ -153,6 +153,8 @@ int CsaClient::run() {
   engine_.set_log({});
   transport_.close();
   writer_.flush();
+  for (const std::string& r : warnings_limit_.flush()) log_->warn("{}", r);
+  for (const std::string& r : lines_limit_.flush()) log_->warn("lines {}", r);
   log_->info("finished: {}", finish_reason_);
   log_->flush();
   if (gave_up_) return kExitConnection;
@@ -282,6 +284,12 @@ void CsaClient::execute(const Action& a) {
     log_->warn("game {} rejected by {}{}", r->game_id, r->by,
                r->reason.empty() ? "" : " (" + r->reason + ")");
   } else if (auto* l = std::get_if<action::Log>(&a)) {
+    std::string report;
+    if (l->level >= LogLevel::kWarning &&
+        !warnings_limit_.allow(LogLimiter::kind_of(l->message), now_ms(), report)) {
+      return;
+    }
+    if (!report.empty()) log_->warn("{}", report);
     log_->log(spd_level(l->level), "{}", session_->redact(l->message));
   } else if (auto* f = std::get_if<action::Finished>(&a)) {
     finished_ = true;
@@ -325,7 +333,10 @@ void CsaClient::check_quit() {
 }
 
 void CsaClient::log_line(char direction, const std::string& line) {
-  log_->info("{} {}", direction, quote_line(session_->redact(line), kMaxLineLength + 1));
+  std::string report;
+  const bool allowed = lines_limit_.allow(std::string(1, direction), now_ms(), report);
+  if (!report.empty()) log_->warn("lines {}", report);
+  if (allowed) log_->info("{} {}", direction, quote_line(session_->redact(line), kMaxLineLength + 1));
 }
 
 }  // namespace client

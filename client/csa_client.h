@@ -36,6 +36,7 @@
 #include "client/csa_session.h"
 #include "client/engine_player.h"
 #include "client/game_files.h"
+#include "client/log_limiter.h"
 #include "client/record_writer.h"
 #include "client/transport.h"
 
@@ -113,6 +114,11 @@ class CsaClient {
   std::vector<std::string> record_paths_;  // filled on writer_'s thread, read after run()
   std::string finish_reason_;
   int connections_ = 0;
+  // A server flooding us (a refused Game_Summary of 200,000 lines) must not rotate the log
+  // away: warnings of one kind and the lines sent or received are limited per window (a
+  // summary with 2,000 moves played stays whole).
+  LogLimiter warnings_limit_{20, 10000};
+  LogLimiter lines_limit_{5000, 10000};
 
   // Shared with the engine's thread and signal handlers.
   std::mutex mutex_;

@@ -19,6 +19,7 @@
 #include "client/asio.h"
 #include "client/asio_transport.h"
 #include "client/engine_player.h"
+#include "client/log_limiter.h"
 #include "engine/csa_notation.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -491,6 +492,30 @@ TEST_CASE("an engine that cannot load what is configured is a set-up error: no g
   CHECK(client.connections() == 0);
   CHECK(contains(read_text(dir + "/logs/csa.log"), "/nonexistent/weights.eval"));
   if (getenv("KEEP") == nullptr) fs::remove_all(dir);
+}
+
+}  // namespace csa_client_test
+
+namespace csa_client_test {
+
+TEST_CASE("log limiter: a burst per window per kind, the rest reported as one line") {
+  LogLimiter limiter(3, 1000);
+  std::string report;
+  const std::string kind = LogLimiter::kind_of("skipped unknown line 'P1-KY-KE' in state x");
+  CHECK(kind == "skipped unknown line ");
+  CHECK(LogLimiter::kind_of("skipped unknown line 'P2 * -HI'") == kind);
+  int passed = 0;
+  for (int i = 0; i < 100; ++i) passed += limiter.allow(kind, 10 + i, report);
+  CHECK(passed == 3);
+  CHECK(report.empty());
+  CHECK(limiter.allow("another kind", 200, report));
+  // The next window reports what the last one held back.
+  CHECK(limiter.allow(kind, 1010, report));
+  CHECK(report == "97 more like this in the last 1 s: skipped unknown line ");
+  for (int i = 0; i < 5; ++i) limiter.allow(kind, 1011, report);
+  const std::vector<std::string> rest = limiter.flush();
+  REQUIRE(rest.size() == 1);
+  CHECK(rest[0].starts_with("3 more like this"));
 }
 
 }  // namespace csa_client_test
