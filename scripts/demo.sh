@@ -58,6 +58,14 @@ echo
 echo "== the result"
 grep -h '^game ' "$work/server.out" || true
 cat "$work"/sente/records/results.txt 2>/dev/null || true
+echo
+echo "== the client's KIF record (for ShogiHome, Kifu for Windows, ShogiGUI), its first and last lines"
+for kif in "$work"/sente/records/*.kifu; do
+  [ -e "$kif" ] || continue
+  head -14 "$kif"
+  echo "..."
+  tail -3 "$kif"
+done
 if [ "$status" -ne 0 ]; then
   echo "demo: a client exited with status $status"
   tail -20 "$work/sente.out" "$work/gote.out"
