@@ -38,8 +38,10 @@ std::string position_command(const SearchRequest& r) {
   return s;
 }
 
-// "go [ponder] btime B wtime W (byoyomi Y | binc I winc J)", from the client's clock.
-std::string go_command(const engine::SearchLimits& l) {
+// "go [ponder] btime B wtime W (byoyomi Y | binc I winc J)", from the client's clock. Without
+// `with_increment` the increment is left out: the main time we pass already holds this move's
+// increment, so an engine that cannot read binc/winc plays a safe sudden-death clock.
+std::string go_command(const engine::SearchLimits& l, bool with_increment) {
   std::string s = "go";
   if (l.ponder) s += " ponder";
   if (!l.has_clock() && l.movetime_ms >= 0) {
@@ -48,11 +50,12 @@ std::string go_command(const engine::SearchLimits& l) {
   }
   s += " btime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kBlack]));
   s += " wtime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kWhite]));
-  if (l.increment_ms[engine::kBlack] > 0 || l.increment_ms[engine::kWhite] > 0) {
+  if (with_increment && (l.increment_ms[engine::kBlack] > 0 || l.increment_ms[engine::kWhite] > 0)) {
     s += " binc " + std::to_string(l.increment_ms[engine::kBlack]);
     s += " winc " + std::to_string(l.increment_ms[engine::kWhite]);
   }
-  if (l.byoyomi_ms > 0 || l.increment_ms[engine::kBlack] + l.increment_ms[engine::kWhite] == 0)
+  if (l.byoyomi_ms > 0 || !with_increment ||
+      l.increment_ms[engine::kBlack] + l.increment_ms[engine::kWhite] == 0)
     s += " byoyomi " + std::to_string(std::max<int64_t>(0, l.byoyomi_ms));
   return s;
 }
@@ -509,14 +512,16 @@ void UsiEnginePlayer::go(Command& c) {
 }
 
 void UsiEnginePlayer::send_go(Go g) {
-  if (!alive_) {
+  if (!alive_ || (g.pondering && !ponder_ok_)) {
     if (g.pondering) return orphans_.push_back(std::move(g));  // a ponderhit searches then
     return fallback(g, "the engine is not running");
   }
   if (!g.pondering && Clock::now() + Milliseconds(kStopGraceMs) >= g.deadline)
     return fallback(g, "no time left for the engine after its restart");
   send(position_command(g.request));
-  send(go_command(g.request.limits));
+  last_go_ = go_command(g.request.limits, increment_ok_);
+  last_go_time_ = Clock::now();
+  send(last_go_);
   gos_.push_back(std::move(g));
 }
 
@@ -609,6 +614,19 @@ void UsiEnginePlayer::check_stops() {
 
 void UsiEnginePlayer::engine_lost(const std::string& why) {
   log(LogLevel::kError, "engine lost: " + why + "; starting it again");
+  // An engine that dies at once on a go it cannot read (gpsusi 0.7 on "go ponder" and on
+  // binc) is not sent that form again: pondering off, or the increment inside the main time.
+  if (!last_go_.empty() && Clock::now() - last_go_time_ < Milliseconds(kStopGraceMs * 5)) {
+    if (ponder_ok_ && last_go_.starts_with("go ponder")) {
+      ponder_ok_ = false;
+      log(LogLevel::kWarning, "it died on '" + last_go_ + "': no pondering with it from now on");
+    } else if (increment_ok_ && last_go_.find(" binc ") != std::string::npos) {
+      increment_ok_ = false;
+      log(LogLevel::kWarning, "it died on '" + last_go_ +
+                                  "': the increment goes inside btime/wtime only from now on");
+    }
+  }
+  last_go_.clear();
   if (process_) process_->stop(Clock::now());
   alive_ = false;
   next_launch_ = Clock::now();

@@ -15,7 +15,9 @@
 //   - a second bestmove for one go (one with no search waiting) is logged and ignored; a
 //     bestmove while pondering, before ponderhit or stop, is held until then;
 //   - an engine that died or hung is killed and started again (with the handshake and the
-//     current game's options) before the next search; the position is always sent whole.
+//     current game's options) before the next search; the position is always sent whole;
+//   - an engine that dies at once on "go ponder" is not asked to ponder again, and one that
+//     dies on binc/winc gets the increment inside btime/wtime only (gpsusi 0.7 does both).
 // The server's rules go to the engine where it offers the option (MaxMovesToDraw for
 // Max_Moves, EnteringKingRule for the declaration rule); an option the engine does not offer
 // is skipped with one log line. USI_Hash and USI_Ponder are sent always (engines rarely list
@@ -166,6 +168,11 @@ class UsiEnginePlayer : public EnginePlayer {
   std::deque<Go> orphans_;  // ponder searches lost with an engine: a ponderhit restarts them
   std::optional<GameSummary> game_;  // the current game, for its options on a restart
   int consecutive_failures_ = 0;
+  // What the engine has shown it cannot read (it died on it): kept across its restarts.
+  bool ponder_ok_ = true;     // go ponder
+  bool increment_ok_ = true;  // binc/winc
+  std::string last_go_;       // the last go line sent, and when
+  Clock::time_point last_go_time_;
   Clock::time_point next_launch_;
   std::thread thread_;
 };

@@ -347,6 +347,41 @@ TEST_CASE("usi player: restart_engine_every_game starts a new process for each g
   CHECK(std::count(d.begin(), d.end(), "quit") == 1);  // the first process, for the second game
 }
 
+TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent them again") {
+  Fixture f("oldgo", {"7g7f:3c3d", "2g2f:8c8d", "6i7h:4a3b"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  SearchRequest ponder = request(1, {"7g7f", "3c3d"}, true);
+  ponder.limits.byoyomi_ms = 0;
+  ponder.limits.increment_ms[engine::kBlack] = ponder.limits.increment_ms[engine::kWhite] = 2000;
+  f.player->start(ponder, a.callback());
+  for (int i = 0; i < 100 && f.player->starts() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  CHECK(f.player->starts() == 2);
+  CHECK(f.logged("no pondering with it"));
+  // Its ponderhit searches afresh; the go with binc kills it too: the fallback answers.
+  SearchRequest hit = ponder;
+  hit.limits.ponder = false;
+  f.player->ponderhit(1, hit);
+  REQUIRE(a.wait(1, 3000));
+  CHECK(a.at(0).first == 1);
+  CHECK(legal_in(hit, a.at(0).second));
+  CHECK(f.logged("the increment goes inside btime/wtime only"));
+  for (int i = 0; i < 100 && f.player->starts() < 3; ++i) std::this_thread::sleep_for(milliseconds(20));
+  // From now on: no go ponder (no answer, no crash), and Fischer without binc/winc.
+  f.player->start(request(2, {"7g7f", "3c3d", "2g2f", "8c8d"}, true), a.callback());
+  f.player->stop(2);
+  SearchRequest next = request(3, {"7g7f", "3c3d", "2g2f", "8c8d"});
+  next.limits.byoyomi_ms = 0;
+  next.limits.increment_ms[engine::kBlack] = next.limits.increment_ms[engine::kWhite] = 2000;
+  f.player->start(next, a.callback());
+  REQUIRE(a.wait(2, 3000));
+  CHECK(a.at(1).first == 3);
+  CHECK(usi(a.at(1).second) == "6i7h");
+  CHECK(f.received("go btime 10000 wtime 20000 byoyomi 0"));
+  CHECK(f.player->starts() == 3);
+}
+
 TEST_CASE("usi player: start-up failures are errors that say what failed") {
   {
     Fixture f("slowstart", {}, 1000);

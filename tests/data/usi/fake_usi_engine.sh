@@ -5,7 +5,8 @@
 # MODE: normal | crash (exits on go) | silent (never answers go) | illegal (answers an
 # illegal move) | double (two bestmoves per go) | early (answers go ponder at once) |
 # slowstart (no usiok for 5 s) | crashonce (exits on its first go, then behaves; needs
-# $FAKE_STATE, a file it creates)
+# $FAKE_STATE, a file it creates) | oldgo (exits on "go ponder" and on binc/winc, as gpsusi
+# 0.7 does)
 mode=$1
 shift
 answers=("$@")
@@ -40,6 +41,9 @@ while IFS= read -r line; do
       done ;;
     go)
       if [ "$mode" = crash ]; then exit 3; fi
+      if [ "$mode" = oldgo ]; then
+        for w in "$@"; do case "$w" in ponder|binc|winc) echo "unknown option in go $w" >&2; exit 134;; esac; done
+      fi
       if [ "$mode" = crashonce ] && [ ! -e "$FAKE_STATE" ]; then : > "$FAKE_STATE"; exit 3; fi
       [ "$mode" = silent ] && continue
       if [ "$2" = ponder ]; then
