@@ -440,8 +440,10 @@ void UsiEnginePlayer::execute(Command& c) {
         if (it->request.id != c.search_id) continue;
         Go g = std::move(*it);
         orphans_.erase(it);
-        log(LogLevel::kWarning, "ponderhit for search " + std::to_string(c.search_id) +
-                                    ", lost with the engine: searching afresh");
+        // Expected, and not worth a warning, once the engine is known not to ponder.
+        log(ponder_ok_ ? LogLevel::kWarning : LogLevel::kDebug,
+            "ponderhit for search " + std::to_string(c.search_id) +
+                (ponder_ok_ ? ", lost with the engine" : ", not pondered") + ": searching afresh");
         g.pondering = false;
         g.request.limits = c.request.limits;
         g.request.limits.ponder = false;
