@@ -152,7 +152,6 @@ Status UsiEnginePlayer::prepare() {
   if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [&] { return launch_status_.has_value(); });
-  prepared_ = true;
   return *launch_status_;
 }
 

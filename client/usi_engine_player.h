@@ -148,7 +148,6 @@ class UsiEnginePlayer : public EnginePlayer {
   mutable std::mutex mutex_;  // guards the members down to `log_`
   std::condition_variable cv_;
   std::deque<Command> commands_;
-  bool prepared_ = false;
   std::optional<engine::Status> launch_status_;  // the first launch's outcome, for prepare()
   bool busy_ = false;                            // the engine thread is executing commands
   size_t active_searches_ = 0;                   // gos waiting for an answer, and fallbacks

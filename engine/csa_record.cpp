@@ -352,13 +352,20 @@ Status read_csa_record(std::string_view text, std::string_view input_name, CsaRe
   return Status::ok();
 }
 
-Status load_csa_record_file(const std::string& path, CsaRecord& out) {
+Status read_record_file_text(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error(path + ": cannot open the file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return Status::error(path + ": read error");
-  return read_csa_record(buffer.str(), path, out);
+  out = buffer.str();
+  return Status::ok();
+}
+
+Status load_csa_record_file(const std::string& path, CsaRecord& out) {
+  std::string text;
+  if (Status st = read_record_file_text(path, text); !st) return st;
+  return read_csa_record(text, path, out);
 }
 
 std::string write_csa_record(const CsaRecord& rec, CsaVersion version) {

@@ -107,6 +107,10 @@ Status read_csa_record(std::string_view text, std::string_view input_name, CsaRe
 Status read_csa_record(std::string_view text, std::string_view input_name, CsaRecord& out,
                        const CsaReadOptions& options);
 
+// The whole file at `path` as bytes, for the record readers; errors name the path
+// ("PATH: cannot open the file", "PATH: read error").
+Status read_record_file_text(const std::string& path, std::string& out);
+
 // Reads the file at `path` and parses it with read_csa_record (the path is the input name).
 // Errors name the path when the file cannot be read.
 Status load_csa_record_file(const std::string& path, CsaRecord& out);

@@ -3,9 +3,7 @@
 
 #include <array>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "engine/csa_notation.h"
@@ -988,12 +986,9 @@ Status read_kif_record(std::string_view text, std::string_view input_name, CsaRe
 }
 
 Status load_kif_record_file(const std::string& path, CsaRecord& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error(path + ": cannot open the file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return Status::error(path + ": read error");
-  return read_kif_record(buffer.str(), path, out);
+  std::string text;
+  if (Status st = read_record_file_text(path, text); !st) return st;
+  return read_kif_record(text, path, out);
 }
 
 }  // namespace engine
