@@ -8,11 +8,13 @@
 #include "app/commands.h"
 #include "app/learn_command.h"
 #include "app/mate_command.h"
+#include "app/sprt_command.h"
 #include "app/svm_command.h"
 #include "client/csa_command.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
 #include "tools/records_convert.h"
+#include "tools/records_time_use.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
@@ -75,6 +77,21 @@ int main(int argc, char** argv) {
                    "recursively for the other format's files)")
       ->required();
 
+  tools::TimeUseOptions time_use_options;
+  CLI::App* records_time_use = records->add_subcommand(
+      "time-use", "seconds per move by ply over CSA records, and the closest call to a time loss");
+  records_time_use->add_option("--bucket", time_use_options.bucket, "plies per line")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  records_time_use->add_option("--player", time_use_options.player,
+                               "count only the side whose name (N+ or N-) holds this text");
+  records_time_use->add_option("--tc", time_use_options.time_control,
+                               "the clock the games were played under (as sashite match --tc: "
+                               "300+10, or 600 with --byoyomi): report the closest call");
+  records_time_use->add_option("--byoyomi", time_use_options.byoyomi_ms, "with --tc: byoyomi in ms");
+  records_time_use->add_option("paths", time_use_options.paths, "files or directories (searched recursively)")
+      ->required();
+
   CLI::App* book = app.add_subcommand("book", "opening books: import, export, stats, query, think, merge");
   book->require_subcommand(1);
   add_book_store_commands(*book);
@@ -83,6 +100,7 @@ int main(int argc, char** argv) {
   add_mate_command(app);
   add_svm_command(app);
   add_learn_command(app);
+  add_sprt_command(app);
 
   try {
     app.parse(argc, argv);
@@ -97,5 +115,6 @@ int main(int argc, char** argv) {
   if (match->parsed()) return run_match_command(match_options);
   if (records_check->parsed()) return run_records_check(record_paths);
   if (records_convert->parsed()) return tools::run_records_convert(convert_options, std::cout);
+  if (records_time_use->parsed()) return tools::run_records_time_use(time_use_options, std::cout);
   return 0;
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -204,6 +206,16 @@ TEST_CASE("match: opening lines") {
   CHECK(s.message().find(":2: move 2") != std::string::npos);
 }
 
+TEST_CASE("match: the shipped opening files load, every move legal") {
+  const std::string dir = std::string(SASHITE_TEST_DATA_DIR) + "/../../data/openings/";
+  std::vector<Opening> list;
+  REQUIRE(load_openings(dir + "taya36.sfen", list).is_ok());
+  CHECK(list.size() == 1957);
+  for (const Opening& o : list) CHECK(o.moves.size() == 36);
+  REQUIRE(load_openings(dir + "wcsc28-200x12ply.txt", list).is_ok());
+  CHECK(list.size() == 200);
+}
+
 TEST_CASE("match: plan alternates colours and plays each opening twice") {
   MatchOptions o;
   o.engine1 = "a";
@@ -227,6 +239,84 @@ TEST_CASE("match: plan alternates colours and plays each opening twice") {
   CHECK(validate_match_options(o).is_ok());
   o.byoyomi_ms = 10;
   CHECK_FALSE(validate_match_options(o).is_ok());
+  o.games = 0;  // the default: 2 games, or an SPRT's maximum
+  CHECK(plan_games(o, {}).size() == 2);
+  o.sprt = "0,5";
+  CHECK(planned_games(o) == kSprtDefaultGames);
+}
+
+TEST_CASE("match: time controls, their clock and their go commands") {
+  int64_t main_ms = -1, inc_ms = -1;
+  REQUIRE(parse_time_control("10+0.1", main_ms, inc_ms).is_ok());
+  CHECK(main_ms == 10000);
+  CHECK(inc_ms == 100);
+  REQUIRE(parse_time_control("600", main_ms, inc_ms).is_ok());
+  CHECK(main_ms == 600000);
+  CHECK(inc_ms == 0);
+  REQUIRE(parse_time_control("0+2.25", main_ms, inc_ms).is_ok());
+  CHECK(main_ms == 0);
+  CHECK(inc_ms == 2250);
+  for (const char* bad : {"", "+1", "10+", "1.2345", "ten", "10+0.1+1", "0", "0+0", ".5", "5.", "-1"}) {
+    CAPTURE(bad);
+    const engine::Status st = parse_time_control(bad, main_ms, inc_ms);
+    CHECK_FALSE(st.is_ok());
+    CHECK(st.message().find("--tc '" + std::string(bad) + "'") != std::string::npos);
+  }
+
+  MatchOptions o;
+  o.engine1 = "a";
+  o.engine2 = "b";
+  o.time_control = "10+0.1";
+  CHECK(validate_match_options(o).is_ok());
+  GameSetup g = plan_games(o, {})[0];
+  CHECK(g.limits.timed());
+  CHECK(go_command(g.limits) == "go btime 10100 wtime 10000 binc 100 winc 100");
+  CHECK(move_wait_ms(g.limits) == 10100 + 1000);
+  // The increment is credited before every move, floodgate's way; the time left never
+  // goes below zero.
+  MatchClock clock(g.limits);
+  CHECK(clock.available_ms(engine::kBlack) == 10100);
+  clock.charge(engine::kBlack, 600);
+  CHECK(clock.remaining_ms(engine::kBlack) == 9500);
+  CHECK(clock.go_command(engine::kWhite) == "go btime 9500 wtime 10100 binc 100 winc 100");
+  clock.charge(engine::kWhite, 20000);
+  CHECK(clock.remaining_ms(engine::kWhite) == 0);
+  CHECK(clock.available_ms(engine::kWhite) == 100);
+
+  o.time_control = "600";
+  o.byoyomi_ms = 10000;
+  CHECK(validate_match_options(o).is_ok());
+  g = plan_games(o, {})[0];
+  CHECK(go_command(g.limits) == "go btime 600000 wtime 600000 byoyomi 10000");
+  MatchClock byoyomi(g.limits);
+  byoyomi.charge(engine::kBlack, 700000);
+  CHECK(byoyomi.available_ms(engine::kBlack) == 10000);
+  CHECK(byoyomi.go_command(engine::kBlack) == "go btime 0 wtime 600000 byoyomi 10000");
+
+  o.time_control = "300+10";
+  CHECK_FALSE(validate_match_options(o).is_ok());  // Fischer and byoyomi
+  o.byoyomi_ms = 0;
+  o.time_control = "1+x";
+  CHECK_FALSE(validate_match_options(o).is_ok());
+  o.time_control = "10+0.1";
+  o.nodes = 100;
+  CHECK_FALSE(validate_match_options(o).is_ok());
+  o.nodes = 0;
+  o.sprt = "5,0";
+  CHECK_FALSE(validate_match_options(o).is_ok());
+  o.sprt = "0,5";
+  o.sprt_alpha = 0.7;
+  CHECK_FALSE(validate_match_options(o).is_ok());
+}
+
+TEST_CASE("match: game pairs for the SPRT complete in any order") {
+  PairTally t(5);
+  CHECK_FALSE(t.add(1, 2));
+  CHECK_FALSE(t.add(2, 1));
+  CHECK(t.add(0, 2));  // pair 0: 2 + 2 half points, WW
+  CHECK(t.add(3, 0));  // pair 1: 1 + 0, LD
+  CHECK_FALSE(t.add(4, 2));  // game 5 has no twin
+  CHECK(t.pentanomial().bins == std::array<int64_t, 5>{0, 1, 0, 0, 1});
 }
 
 TEST_CASE("match: fake engines, adjudicated end to end") {
@@ -288,6 +378,83 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
     CHECK_FALSE(s.is_ok());
     CHECK(s.message().find("no-such-engine") != std::string::npos);
   }
+}
+
+TEST_CASE("match: a Fischer clock over whole games, and a time loss under it") {
+  FakeMatch m;
+  MatchOptions o = m.options("cycle", "cycle");
+  o.byoyomi_ms = 0;
+  o.time_control = "2+0.5";
+  o.games = 1;
+  o.log = true;
+  const std::string out = run(o);
+  CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t12\trepetition"});
+  const std::string log = read_text(m.dir.path / "out" / "g0001.log");
+  CHECK(log.find("engine1 (black) > go btime 2500 wtime 2000 binc 500 winc 500") != std::string::npos);
+  // White's first move: its increment credited, Black's main time charged and credited.
+  CHECK(log.find("engine2 (white) > go btime ") != std::string::npos);
+  CHECK(log.find(" wtime 2500 binc 500 winc 500") != std::string::npos);
+  CHECK(out.find("tc 2+0.5 s (Fischer)") != std::string::npos);
+  // CSA V3.0: the clock as $TIME (main+byoyomi+increment) and each move's time in ms.
+  const engine::CsaRecord rec = m.record(1);
+  CHECK(rec.version == "V3.0");
+  CHECK(std::find(rec.info.begin(), rec.info.end(),
+                  std::pair<std::string, std::string>{"TIME", "2+0+0.5"}) != rec.info.end());
+  REQUIRE(rec.moves.front().time_ms.has_value());
+
+  // A silent engine loses on time once its main time, increment and margin are gone.
+  o = m.options("cycle", "silent");
+  o.byoyomi_ms = 0;
+  o.time_control = "0.2+0.1";
+  o.time_margin_ms = 100;
+  o.games = 1;
+  run(o);
+  CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up"});
+  CHECK(m.record(1).result == engine::CsaSpecialMove::kTimeUp);
+}
+
+TEST_CASE("match: --sprt stops once the test decides and writes its state") {
+  FakeMatch m;
+  MatchOptions o = m.options("cycle", "illegal");  // engine1 wins every game
+  o.games = 0;
+  o.sprt = "0,50";
+  const std::string out = run(o);
+  CHECK(out.find("sprt: LLR ") != std::string::npos);
+  CHECK(out.find("H1 accepted") != std::string::npos);
+  CHECK(out.find("sprt: H1 (elo = 50.0) accepted after ") != std::string::npos);
+  CHECK(out.find("sprt: final LLR ") != std::string::npos);
+  // Engine1's wins are pairs WW. The test weighs only the expected score: under either
+  // hypothesis the likeliest pairs are WW and LL in proportion s, so each WW pair adds about
+  // ln(s1 / s0) = 0.134 at [0, 50] and the test needs about 22 of them, far from the
+  // 100000 games it may play.
+  std::istringstream in(read_text(m.dir.path / "out" / "summary.tsv"));
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth\tpairs\tllr\t"
+                "llr_lower\tllr_upper\telo\telo_lower\telo_upper");
+  int games = 0;
+  double last_llr = 0;
+  while (std::getline(in, line)) {
+    ++games;
+    std::vector<std::string> cols;
+    std::istringstream cells(line);
+    for (std::string c; std::getline(cells, c, '\t');) cols.push_back(c);
+    REQUIRE(cols.size() == 15);
+    CHECK(cols[12] == (cols[8] == "0" ? "0.0" : "inf"));
+    last_llr = std::max(last_llr, std::stod(cols[9]));
+    CHECK(cols[10] == "-2.944");
+    CHECK(cols[11] == "2.944");
+  }
+  CHECK(games >= 2);
+  CHECK(games >= 40);
+  CHECK(games <= 60);
+  CHECK(last_llr >= 2.944);
+
+  // The test also accepts H0: engine1 loses every game.
+  o = m.options("illegal", "cycle");
+  o.games = 0;
+  o.sprt = "0,50";
+  CHECK(run(o).find("sprt: H0 (elo = 0.0) accepted after ") != std::string::npos);
 }
 
 TEST_CASE("match: --reuse-engines keeps each engine's process from game to game") {

@@ -2,6 +2,7 @@
 #include "tools/match_game.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -14,15 +15,37 @@ using engine::Color;
 using engine::Status;
 using Milliseconds = std::chrono::milliseconds;
 
+MatchClock::MatchClock(const MatchLimits& limits) : limits_(limits) {
+  remaining_ms_[engine::kBlack] = remaining_ms_[engine::kWhite] = limits.main_time_ms;
+}
+
+int64_t MatchClock::available_ms(Color us) const {
+  return remaining_ms_[us] + limits_.increment_ms + limits_.byoyomi_ms;
+}
+
+std::string MatchClock::go_command(Color us) const {
+  int64_t time[engine::kColorNb] = {remaining_ms_[engine::kBlack], remaining_ms_[engine::kWhite]};
+  time[us] += limits_.increment_ms;
+  std::string s = "go btime " + std::to_string(time[engine::kBlack]) + " wtime " +
+                  std::to_string(time[engine::kWhite]);
+  if (limits_.increment_ms > 0)
+    return s + " binc " + std::to_string(limits_.increment_ms) + " winc " +
+           std::to_string(limits_.increment_ms);
+  return s + " byoyomi " + std::to_string(limits_.byoyomi_ms);
+}
+
+void MatchClock::charge(Color us, int64_t elapsed_ms) {
+  remaining_ms_[us] = std::max<int64_t>(0, remaining_ms_[us] + limits_.increment_ms - elapsed_ms);
+}
+
 std::string go_command(const MatchLimits& limits) {
-  if (limits.byoyomi_ms > 0)
-    return "go btime 0 wtime 0 byoyomi " + std::to_string(limits.byoyomi_ms);
+  if (limits.timed()) return MatchClock(limits).go_command(engine::kBlack);
   if (limits.nodes > 0) return "go nodes " + std::to_string(limits.nodes);
   return "go depth " + std::to_string(limits.depth);
 }
 
 int64_t move_wait_ms(const MatchLimits& limits) {
-  if (limits.byoyomi_ms > 0) return int64_t(limits.byoyomi_ms) + limits.time_margin_ms;
+  if (limits.timed()) return MatchClock(limits).available_ms(engine::kBlack) + limits.time_margin_ms;
   return limits.move_timeout_ms;
 }
 
@@ -38,13 +61,28 @@ std::string csa_time_now() {
   return buf;
 }
 
-// The $TIME_LIMIT value "HH:MM+SS" (no main time, byoyomi in whole seconds), or "" when
-// the byoyomi is not a whole number of seconds.
+// The $TIME_LIMIT value "HH:MM+SS" (main time in whole minutes, byoyomi in whole seconds), or
+// "" when the clock cannot be written so (an increment, or other fractions).
 std::string csa_time_limit(const MatchLimits& limits) {
-  if (limits.byoyomi_ms <= 0 || limits.byoyomi_ms % 1000 != 0) return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "00:00+%02d", limits.byoyomi_ms / 1000);
+  if (!limits.timed() || limits.increment_ms > 0 || limits.byoyomi_ms % 1000 != 0 ||
+      limits.main_time_ms % 60000 != 0)
+    return "";
+  const int64_t minutes = limits.main_time_ms / 60000;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%02lld:%02lld+%02d", static_cast<long long>(minutes / 60),
+                static_cast<long long>(minutes % 60), limits.byoyomi_ms / 1000);
   return buf;
+}
+
+// Milliseconds as CSA V3.0 seconds: "600", "0.1", "2.25".
+std::string csa_seconds(int64_t ms) {
+  std::string s = std::to_string(ms / 1000);
+  if (ms % 1000 != 0) {
+    std::string frac = std::to_string(1000 + ms % 1000).substr(1);
+    while (frac.back() == '0') frac.pop_back();
+    s += "." + frac;
+  }
+  return s;
 }
 
 const char* gameover_word(GameWinner winner, Color side) {
@@ -184,21 +222,25 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
 
   // The moves.
   const MatchLimits& limits = setup.limits;
-  const std::string go = go_command(limits);
-  const Milliseconds wait(move_wait_ms(limits));
+  MatchClock clock(limits);
   while (!referee.over() && !referee.check_ply_limit()) {
     const Color us = referee.side_to_move();
-    usi::BestMove bm = engines[us]->process().think(referee.position_command(), go, wait);
+    const std::string go = limits.timed() ? clock.go_command(us) : go_command(limits);
+    const int64_t wait_ms =
+        limits.timed() ? clock.available_ms(us) + limits.time_margin_ms : limits.move_timeout_ms;
+    usi::BestMove bm =
+        engines[us]->process().think(referee.position_command(), go, Milliseconds(wait_ms));
     if (bm.fault == usi::EngineFault::kExited) {
       referee.on_engine_fault(us, EndReason::kCrash, who(us) + " " + bm.detail);
     } else if (bm.fault == usi::EngineFault::kTimeout) {
-      if (limits.byoyomi_ms > 0)
+      if (limits.timed())
         referee.on_time_up(bm.elapsed_ms);
       else
         referee.on_engine_fault(us, EndReason::kNoResponse, who(us) + " " + bm.detail);
-    } else if (limits.byoyomi_ms > 0 && bm.elapsed_ms > move_wait_ms(limits)) {
+    } else if (limits.timed() && bm.elapsed_ms > wait_ms) {
       referee.on_time_up(bm.elapsed_ms);
     } else {
+      if (limits.timed()) clock.charge(us, bm.elapsed_ms);
       const int plies_before = referee.plies();
       referee.on_reply(bm.move, bm.elapsed_ms);
       if (referee.plies() > plies_before) {  // a move was played and recorded
@@ -235,12 +277,16 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   rec.info.push_back({"END_TIME", csa_time_now()});
   if (std::string limit = csa_time_limit(limits); !limit.empty())
     rec.info.push_back({"TIME_LIMIT", limit});
+  if (limits.timed())
+    rec.info.push_back({"TIME", csa_seconds(limits.main_time_ms) + "+" +
+                                    csa_seconds(limits.byoyomi_ms) + "+" +
+                                    csa_seconds(limits.increment_ms)});
   rec.comments.push_back("game " + std::to_string(setup.number) + ": black " + setup.black_label +
                          " = " + setup.black.command + ", white " + setup.white_label + " = " +
                          setup.white.command);
   rec.comments.push_back("opening: " + setup.opening.source + " (" +
                          std::to_string(setup.opening.moves.size()) + " moves)");
-  rec.comments.push_back(go);
+  rec.comments.push_back(go_command(limits));
   return out;
 }
 

@@ -16,21 +16,48 @@ namespace tools {
 
 // Time and move limits of every game.
 struct MatchLimits {
-  int byoyomi_ms = 0;       // > 0: "go btime 0 wtime 0 byoyomi MS"
-  int64_t nodes = 0;        // > 0 (and byoyomi_ms == 0): "go nodes N"
-  int depth = 0;            // > 0 (and the two above 0): "go depth D"
-  // With byoyomi: a move not made within byoyomi_ms + time_margin_ms loses on time.
+  // A clock: main time, then byoyomi or a Fischer increment (credited before every move, the
+  // first included, as floodgate does). Any of the three > 0 makes a timed game:
+  // "go btime B wtime W byoyomi MS" or "go btime B wtime W binc I winc I".
+  int64_t main_time_ms = 0;
+  int64_t increment_ms = 0;
+  int byoyomi_ms = 0;
+  int64_t nodes = 0;        // > 0 (and no clock): "go nodes N"
+  int depth = 0;            // > 0 (and no clock, no nodes): "go depth D"
+  // Timed: a move that takes longer than the time available (main time left + increment +
+  // byoyomi) + time_margin_ms loses on time.
   int time_margin_ms = 1000;
   // With nodes: a move not made within this is a hang (the engine loses, no time loss).
   int move_timeout_ms = 60000;
   int ready_timeout_ms = 30000;  // for usiok and readyok
   int max_plies = 256;           // the game is drawn after this many moves (of the record)
+
+  bool timed() const { return main_time_ms > 0 || increment_ms > 0 || byoyomi_ms > 0; }
 };
 
-// The USI go command for the limits: "go btime 0 wtime 0 byoyomi 1000", "go nodes 10000" or
-// "go depth 6".
+// Both sides' main time in a timed game, kept by the match's rules: a move of the side `us`
+// may take available_ms(us) (its main time left, its increment credited before the move, and
+// the byoyomi); afterwards its main time is max(0, left + increment - elapsed).
+class MatchClock {
+ public:
+  explicit MatchClock(const MatchLimits& limits);
+  int64_t remaining_ms(engine::Color c) const { return remaining_ms_[c]; }
+  int64_t available_ms(engine::Color us) const;
+  // "go btime B wtime W byoyomi Y" (the mover's main time with this move's increment
+  // credited; the opponent's as it stands) or, with an increment, "... binc I winc I".
+  std::string go_command(engine::Color us) const;
+  void charge(engine::Color us, int64_t elapsed_ms);
+
+ private:
+  MatchLimits limits_;
+  int64_t remaining_ms_[engine::kColorNb];
+};
+
+// The USI go command for the first move of a game: "go btime 0 wtime 0 byoyomi 1000",
+// "go btime 10000 wtime 10000 binc 100 winc 100", "go nodes 10000" or "go depth 6".
 std::string go_command(const MatchLimits& limits);
-// How long to wait for a bestmove: byoyomi + margin, or the move timeout with nodes.
+// How long to wait for the first bestmove of a game: the time available + margin, or the move
+// timeout without a clock.
 int64_t move_wait_ms(const MatchLimits& limits);
 
 // Everything one game needs.

@@ -18,8 +18,13 @@ struct MatchOptions {
   std::string engine1, engine2;       // command lines, split like a shell (no expansions)
   std::vector<std::string> options1;  // "NAME=VALUE": setoption name NAME value VALUE
   std::vector<std::string> options2;
-  int games = 2;
-  int byoyomi_ms = 0;  // exactly one of byoyomi_ms, nodes and depth is > 0
+  // 0: 2 games, or with an SPRT at most kSprtDefaultGames.
+  int games = 0;
+  // The clock: a time control "BASE[+INC]" in seconds (main time, Fischer increment), a
+  // byoyomi, or both (main time then byoyomi; no increment then). Exactly one of a clock,
+  // nodes and depth.
+  std::string time_control;
+  int byoyomi_ms = 0;
   int64_t nodes = 0;
   int depth = 0;
   std::string openings_path;  // "": every game from the start position
@@ -35,13 +40,27 @@ struct MatchOptions {
   // Keep each job's two engine processes from one game to the next (see MatchEngine);
   // false: a new process for every game.
   bool reuse_engines = false;
+  // "ELO0,ELO1": stop when the SPRT on game pairs decides (see tools/sprt.h); "" for none.
+  std::string sprt;
+  double sprt_alpha = 0.05, sprt_beta = 0.05;
 };
+
+constexpr int kSprtDefaultGames = 100000;
+
+// The number of games to plan: games, or its default.
+int planned_games(const MatchOptions& o);
+
+// "10+0.1" -> 10000 ms main time, 100 ms increment; "600" -> 600000, 0. Seconds, at most
+// millisecond precision, BASE + INC > 0.
+engine::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
+                                  int64_t& increment_ms);
 
 // Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
 // `o`, which must outlive the parse.
 void add_match_options(CLI::App& sub, MatchOptions& o);
 
-// The checks the parser cannot make (one of --byoyomi/--nodes/--depth, K=V forms).
+// The checks the parser cannot make (one clock or --nodes or --depth, K=V forms, the time
+// control and SPRT forms).
 engine::Status validate_match_options(const MatchOptions& o);
 
 }  // namespace tools

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -38,12 +39,23 @@ std::string game_file_stem(int number) {
 }
 
 std::string match_event(const MatchOptions& o) {
-  std::string limit = o.byoyomi_ms > 0
-                          ? "byoyomi " + std::to_string(o.byoyomi_ms) + " ms (margin " +
-                                std::to_string(o.time_margin_ms) + " ms)"
-                          : o.nodes > 0 ? "nodes " + std::to_string(o.nodes)
-                                        : "depth " + std::to_string(o.depth);
-  return "sashite match, " + std::to_string(o.games) + " games, " + limit + ", max " +
+  const std::string margin = " (margin " + std::to_string(o.time_margin_ms) + " ms)";
+  std::string limit;
+  if (!o.time_control.empty() && o.byoyomi_ms > 0)
+    limit = "main time " + o.time_control + " s, byoyomi " + std::to_string(o.byoyomi_ms) + " ms" + margin;
+  else if (!o.time_control.empty())
+    limit = "tc " + o.time_control + " s (Fischer)" + margin;
+  else if (o.byoyomi_ms > 0)
+    limit = "byoyomi " + std::to_string(o.byoyomi_ms) + " ms" + margin;
+  else
+    limit = o.nodes > 0 ? "nodes " + std::to_string(o.nodes) : "depth " + std::to_string(o.depth);
+  if (!o.sprt.empty()) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ", SPRT [%s] alpha %g beta %g", o.sprt.c_str(), o.sprt_alpha,
+                  o.sprt_beta);
+    limit += buf;
+  }
+  return "sashite match, " + std::to_string(planned_games(o)) + " games, " + limit + ", max " +
          std::to_string(o.max_plies) + " plies" +
          (o.openings_path.empty() ? "" : ", openings " + fs::path(o.openings_path).filename().string());
 }
@@ -92,6 +104,8 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
   usi::EngineConfig e1{o.engine1, usi::split_usi_options(o.options1), o.isolate_home, "", {}, ""};
   usi::EngineConfig e2{o.engine2, usi::split_usi_options(o.options2), o.isolate_home, "", {}, ""};
   MatchLimits limits;
+  if (!o.time_control.empty())
+    (void)parse_time_control(o.time_control, limits.main_time_ms, limits.increment_ms);
   limits.byoyomi_ms = o.byoyomi_ms;
   limits.nodes = o.nodes;
   limits.depth = o.depth;
@@ -101,7 +115,8 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
   limits.max_plies = o.max_plies;
   const std::string event = match_event(o);
   std::vector<GameSetup> games;
-  for (int i = 0; i < o.games; ++i) {
+  const int n_games = planned_games(o);
+  for (int i = 0; i < n_games; ++i) {
     GameSetup g;
     g.number = i + 1;
     const bool engine1_black = i % 2 == 0;
@@ -145,18 +160,45 @@ std::string format_engine_stats(const std::string& label, const MatchEngineStats
   return text;
 }
 
-std::string format_summary_tsv(std::vector<MatchGameRow> rows) {
+bool PairTally::add(int index, int half_points) {
+  const size_t pair = size_t(index) / 2;
+  if (pair >= done_.size()) return false;
+  half_points_[pair] += half_points;
+  if (++done_[pair] != 2) return false;
+  pentanomial_.add(half_points_[pair]);
+  return true;
+}
+
+namespace {
+std::string summary_number(double v, int decimals) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return format_average(v, decimals);
+}
+}  // namespace
+
+std::string format_summary_tsv(std::vector<MatchGameRow> rows, bool with_sprt) {
   std::sort(rows.begin(), rows.end(),
             [](const MatchGameRow& a, const MatchGameRow& b) { return a.number < b.number; });
   auto clean = [](std::string s) {
     std::replace(s.begin(), s.end(), '\t', ' ');
     return s;
   };
-  std::string s = "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth\n";
-  for (const MatchGameRow& r : rows)
+  std::string s = "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth";
+  if (with_sprt) s += "\tpairs\tllr\tllr_lower\tllr_upper\telo\telo_lower\telo_upper";
+  s += "\n";
+  for (const MatchGameRow& r : rows) {
     s += std::to_string(r.number) + "\t" + clean(r.black) + "\t" + clean(r.white) + "\t" +
          r.result + "\t" + std::to_string(r.plies) + "\t" + r.reason + "\t" +
-         format_average(r.black_depth, 2) + "\t" + format_average(r.white_depth, 2) + "\n";
+         format_average(r.black_depth, 2) + "\t" + format_average(r.white_depth, 2);
+    if (with_sprt) {
+      const MatchGameRow::Sprt t = r.sprt.value_or(MatchGameRow::Sprt{});
+      s += "\t" + std::to_string(t.pairs) + "\t" + summary_number(t.state.llr, 3) + "\t" +
+           summary_number(t.state.lower, 3) + "\t" + summary_number(t.state.upper, 3) + "\t" +
+           summary_number(t.elo.elo, 1) + "\t" + summary_number(t.elo.lower, 1) + "\t" +
+           summary_number(t.elo.upper, 1);
+    }
+    s += "\n";
+  }
   return s;
 }
 
@@ -191,7 +233,17 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
              "byoyomi + margin below 1000 ms risks time losses\n";
   }
 
+  const bool with_sprt = !o.sprt.empty();
+  SprtConfig sprt;
+  if (with_sprt) {
+    (void)parse_sprt_bounds(o.sprt, sprt);  // checked by validate_match_options
+    sprt.alpha = o.sprt_alpha;
+    sprt.beta = o.sprt_beta;
+  }
+
   std::mutex mu;  // guards everything below it, and `out`
+  PairTally pairs(int(games.size()));
+  bool sprt_decided = false;
   MatchScore score;
   std::vector<MatchGameRow> rows;
   std::string names[2];  // engine1's and engine2's "id name", once known
@@ -213,6 +265,11 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       }
       const Color engine1_color = g.black_label == "engine1" ? engine::kBlack : engine::kWhite;
       score.add(r.end.winner, engine1_color);
+      const int half_points = r.end.winner == GameWinner::kDraw ? 1
+                              : (r.end.winner == GameWinner::kBlack) == (engine1_color == engine::kBlack)
+                                  ? 2
+                                  : 0;
+      const bool pair_done = with_sprt && pairs.add(int(i), half_points);
       names[black_index] = r.black_name;
       names[1 - black_index] = r.white_name;
       for (int c = 0; c < 2; ++c) {
@@ -224,13 +281,20 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
         ++stats[(r.end.winner == GameWinner::kBlack) == (black_index == 0) ? 1 : 0].time_losses;
       const std::string stem = game_file_stem(g.number);
       Status w = engine::replace_file((dir / (stem + ".csa")).string(),
-                                      engine::write_csa_record(r.record, engine::CsaVersion::kV22));
+                                      engine::write_csa_record(r.record, engine::CsaVersion::kV30));
       rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
                       end_reason_name(r.end.reason), r.plies,
                       r.search[engine::kBlack].average_depth(),
-                      r.search[engine::kWhite].average_depth()});
+                      r.search[engine::kWhite].average_depth(), std::nullopt});
+      MatchGameRow::Sprt sprt_now;
+      if (with_sprt) {
+        sprt_now.pairs = pairs.pentanomial().pairs();
+        sprt_now.state = sprt_state(pairs.pentanomial(), sprt);
+        sprt_now.elo = estimate_elo_pentanomial(pairs.pentanomial());
+        rows.back().sprt = sprt_now;
+      }
       if (w.is_ok())
-        w = engine::replace_file((dir / "summary.tsv").string(), format_summary_tsv(rows));
+        w = engine::replace_file((dir / "summary.tsv").string(), format_summary_tsv(rows, with_sprt));
       if (!w.is_ok() && failure.is_ok()) {
         failure = w;
         stop = true;
@@ -246,6 +310,20 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
         if (r.restarted[c])
           out << "  (" << (c == engine::kBlack ? g.black_label : g.white_label)
               << " was restarted for this game after a fault)" << std::endl;
+      if (pair_done) {
+        out << "sprt: " << format_sprt(sprt_now.state, sprt) << " after " << sprt_now.pairs
+            << " pairs (" << pairs.pentanomial().text() << "), Elo " << format_elo(sprt_now.elo)
+            << std::endl;
+        if (sprt_now.state.decision != SprtDecision::kContinue && !sprt_decided) {
+          sprt_decided = true;
+          stop = true;
+          out << "sprt: "
+              << (sprt_now.state.decision == SprtDecision::kAcceptH1 ? "H1 (elo = " + format_average(sprt.elo1, 1) + ")"
+                                                                     : "H0 (elo = " + format_average(sprt.elo0, 1) + ")")
+              << " accepted after " << score.games()
+              << " games; games under way are finished and counted" << std::endl;
+        }
+      }
     }
     // Kept processes: quit, then two seconds to exit.
     for (MatchEngine& e : engines) e.shut_down();
@@ -264,7 +342,15 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       << format_engine_stats("engine2", stats[1], o.reuse_engines) << "\n"
       << format_think_time(stats[0].search, stats[1].search) << "\n"
       << "final: " << score_text(score) << " in " << score.games() << " games\n"
-      << "Elo difference engine1 - engine2: " << format_elo(elo) << "\n"
+      << "Elo difference engine1 - engine2: " << format_elo(elo) << "\n";
+  if (with_sprt) {
+    const SprtState final_state = sprt_state(pairs.pentanomial(), sprt);
+    out << "sprt: final " << format_sprt(final_state, sprt) << " after "
+        << pairs.pentanomial().pairs() << " pairs (" << pairs.pentanomial().text() << ")"
+        << (final_state.decision == SprtDecision::kContinue ? ", undecided" : "") << "\n"
+        << "Elo from the pairs: " << format_elo(estimate_elo_pentanomial(pairs.pentanomial())) << "\n";
+  }
+  out
       << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()
       << std::endl;
   return failure;

@@ -10,6 +10,7 @@
 #include "engine/status.h"
 #include "tools/match_game.h"
 #include "tools/match_options.h"
+#include "tools/sprt.h"
 
 namespace tools {
 
@@ -28,6 +29,13 @@ struct MatchGameRow {
   int plies = 0;
   // Each side's average search depth per move in the game; empty when it reported none.
   std::optional<double> black_depth, white_depth;
+  // With an SPRT: the test's state when this game finished.
+  struct Sprt {
+    int64_t pairs = 0;
+    SprtState state;
+    EloEstimate elo;  // from the pairs
+  };
+  std::optional<Sprt> sprt;
 };
 
 // What one engine did over a match.
@@ -52,16 +60,34 @@ std::vector<GameSetup> plan_games(const MatchOptions& options, const std::vector
 
 // The summary table: a header
 // "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth" then one row per
-// game, sorted by game number; depths with two decimals, "-" when empty.
-std::string format_summary_tsv(std::vector<MatchGameRow> rows);
+// game, sorted by game number; depths with two decimals, "-" when empty. With `with_sprt`
+// the columns "pairs\tllr\tllr_lower\tllr_upper\telo\telo_lower\telo_upper" follow (the
+// LLR with three decimals, Elo with one, "inf"/"-inf" when infinite).
+std::string format_summary_tsv(std::vector<MatchGameRow> rows, bool with_sprt = false);
+
+// Game pairs for the SPRT: game i (0-based) and its twin i ^ 1 share an opening with colours
+// swapped; a pair counts once both are over.
+class PairTally {
+ public:
+  explicit PairTally(int games) : half_points_(size_t(games + 1) / 2, 0), done_(size_t(games + 1) / 2, 0) {}
+  // Game `index` ended with engine1 scoring `half_points` (0, 1 or 2); true when this
+  // completed its pair, which is then in pentanomial().
+  bool add(int index, int half_points);
+  const Pentanomial& pentanomial() const { return pentanomial_; }
+
+ private:
+  std::vector<int> half_points_, done_;
+  Pentanomial pentanomial_;
+};
 
 // Runs the match: checks the options, reads the openings, creates the output directory,
 // plays the games (options.jobs at a time, each job with its own two engines, new processes
-// for each game or, with reuse_engines, kept between games), writes gNNNN.csa (CSA V2.2)
+// for each game or, with reuse_engines, kept between games), writes gNNNN.csa (CSA V3.0, move times in ms)
 // after each game and rewrites summary.tsv, and prints to `out` one line per finished game
 // with the running score, then each engine's search statistics (format_engine_stats), the
 // final score and the Elo difference of engine1 over engine2 with its 95% interval (see
-// estimate_elo). Errors (bad options, an engine that cannot be run) are returned; the games
+// estimate_elo). With an SPRT, the test's state after each finished pair, and the match stops
+// starting games once it decides. Errors (bad options, an engine that cannot be run) are returned; the games
 // finished by then are kept.
 engine::Status run_match(const MatchOptions& options, std::ostream& out);
 
