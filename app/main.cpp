@@ -10,6 +10,7 @@
 #include "app/mate_command.h"
 #include "app/sprt_command.h"
 #include "app/svm_command.h"
+#include "app/tune_command.h"
 #include "client/csa_command.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
   add_svm_command(app);
   add_learn_command(app);
   add_sprt_command(app);
+  add_tune_command(app);
 
   try {
     app.parse(argc, argv);

@@ -75,6 +75,13 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_check("QuiescenceChecks", true).on_change = [this](const Option& o) {
     search_->set_quiescence_checks(o.as_bool());
   };
+  // The search's and the time manager's tunable numbers (search_params.h), one spin option
+  // each, for `sashite tune` and `sashite match --opt`.
+  for (int i = 0; i < kSearchParamCount; ++i) {
+    const SearchParamSpec& spec = search_param_spec(SearchParam(i));
+    options_.add_spin(spec.name, spec.default_value, spec.min, spec.max).on_change =
+        [this, i](const Option& o) { search_->set_param(SearchParam(i), int(o.as_int())); };
+  }
   // The mate solver inside the search (MateCallSettings in search.h) and application 1 of the
   // mate prediction (techniques.md §1).
   // Default: false. df-pn looks for a mate by checks at the search's inner nodes. Off by

@@ -11,23 +11,25 @@
 #include "engine/see.h"
 
 namespace engine {
-namespace {
 
-// Late-move reductions, indexed by depth and move number. The divisor 1.6 held against 1.9
-// (fewer reductions: -22 Elo) and 1.3 (more: -9) in self-play, 400 games at 10,000 nodes,
-// and again at 200,000 nodes in 200 games each: 1.9 -12 (95%: -60 .. +35), 1.3 -51 (-99 .. -5).
+// Late-move reductions, indexed by depth and move number: 0.5 + ln(d) ln(m) / divisor. The
+// divisor 1.6 held against 1.9 (fewer reductions: -22 Elo) and 1.3 (more: -9) in self-play,
+// 400 games at 10,000 nodes, and again at 200,000 nodes in 200 games each: 1.9 -12 (95%: -60
+// .. +35), 1.3 -51 (-99 .. -5).
 struct ReductionTable {
   int8_t r[64][64];
-  ReductionTable() {
+  explicit ReductionTable(int divisor_x100) {
+    const double divisor = divisor_x100 / 100.0;
     for (int d = 0; d < 64; ++d)
       for (int m = 0; m < 64; ++m)
-        r[d][m] = d && m ? int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / 1.6) : 0;
+        r[d][m] = d && m ? int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / divisor) : 0;
   }
   int get(int depth, int move_count) const {
     return r[std::min(depth, 63)][std::min(move_count, 63)];
   }
 };
-const ReductionTable kReductions;
+
+namespace {
 
 // Mate scores are stored relative to the node, not the root.
 Value value_to_tt(Value v, int ply) {
@@ -140,29 +142,13 @@ namespace {
 // Also rewarding a quiet TT move that cuts a node off from the table, and the opponent's
 // quiet move before a node that fails low (half the reward), as Stockfish does: +28 (95%:
 // -6 .. +62) in 400 games at 10,000 nodes, +10 (-36 .. +57) in 200 at 200,000: not adopted.
-int history_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
+int history_bonus(const SearchParams& p, int depth) {
+  return std::min(p[kHistoryBonusSlope] * depth - p[kHistoryBonusOffset], p[kHistoryBonusMax]);
+}
 
 // The plies back whose moves index the continuation histories.
 constexpr int kContinuationPlies[3] = {1, 2, 4};
-// The least depth at which the TT move is tested for singularity.
-constexpr int kSingularMinDepth = 6;
 constexpr int kMaxDoubleExtensions = 6;  // per path
-// ProbCut's margin over beta.
-constexpr Value kProbCutMargin = 200;
-// Reverse futility pruning above the futility controller's depths: its deepest depth and
-// its margin per ply (less a ply when the evaluation is improving). Self-play, 400 games at
-// 10,000 nodes against these: to depth 8, 0 Elo; razoring below them (quiescence when eval
-// + 300 cp a ply stays under alpha at depth 3 or less), +3: neither adopted. Futility
-// pruning of quiet moves at these depths (a quiet move without check skipped when the
-// static evaluation + 150 + 150 cp a ply stays at or under alpha), against none: +38 Elo
-// (95%: +5 .. +73) in 400 games at 40,000 nodes, but -27 (-61 .. +6) in 400 at 160,000:
-// not adopted (tighter margins lost at 40,000 already: 100 a ply -30, 100 + 125 a ply -26).
-// Reverse futility pruning itself at 200,000 nodes (November 30, 2026; against none, 163
-// games on 20-ply record prefixes, book off): +13 (95%: -39 .. +65), 51.8% (79-73-11): the
-// gain measured at 10,000 nodes does not turn into a loss at 200,000.
-constexpr int kReverseFutilityMaxDepth = 6;
-constexpr Value kReverseFutilityMargin = 150;
-
 }  // namespace
 
 ContinuationEntry* Worker::continuation_before(int ply, int back) {
@@ -192,7 +178,7 @@ void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quie
     killers_[ply][0] = best;
   }
   const Color us = pos_.side_to_move();
-  const int bonus = history_bonus(depth);
+  const int bonus = history_bonus(manager_.params_, depth);
   history_.update(us, best, bonus);
   for (int i = 0; i < quiet_count; ++i)
     if (quiets[i] != best) history_.update(us, quiets[i], -bonus);
@@ -207,7 +193,7 @@ void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quie
 
 void Worker::update_capture_stats(Move best, const Move* captures, int capture_count,
                                   int depth) {
-  const int bonus = history_bonus(depth);
+  const int bonus = history_bonus(manager_.params_, depth);
   if (best != kMoveNone && (pos_.is_capture(best) || best.is_promotion()))
     capture_history_.update(pos_, best, bonus);
   for (int i = 0; i < capture_count; ++i)
@@ -219,6 +205,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   constexpr bool kPvNode = NT != kNonPV;
   constexpr bool kRootNode = NT == kRoot;
   if (depth <= 0) return qsearch<kPvNode>(alpha, beta, 0, ply);
+  const SearchParams& P = manager_.params_;
 
   // Step 1. Limits, draws and the rules that end the game.
   check_limits();
@@ -324,14 +311,14 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     move_futility_margin = futility.margin(FutilityController::kFailLow, depth);
   }
 
-  // Step 4b. Reverse futility pruning at depths 3 to kReverseFutilityMaxDepth: a node whose
+  // Step 4b. Reverse futility pruning at depths 3 to ReverseFutilityMaxDepth: a node whose
   // evaluation beats beta by a margin that grows with the depth is cut (fixed margins: the
   // controller's statistics cover depths 1 and 2 only). Measured in self-play at 10,000
   // nodes a move: +38 Elo at 150 cp a ply, +28 at 100 (400 games each). Not cutting where
   // the opponent, were we to pass, mates in one (mate_in_1 after a null move): -11 (95%:
   // -45 .. +22) in 400 games at 20,000 nodes, and -9 (-43 .. +25) also at Step 4.
-  if (prunable && depth >= 3 && depth <= kReverseFutilityMaxDepth &&
-      eval - kReverseFutilityMargin * (depth - improving) >= beta)
+  if (prunable && depth >= 3 && depth <= P[kReverseFutilityMaxDepth] &&
+      eval - P[kReverseFutilityMargin] * (depth - improving) >= beta)
     return eval;
 
   // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play).
@@ -342,7 +329,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // about +20 (-7 .. +47) over the 563 games, positive on each set.
   if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
-    const int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+    const int r = P[kNullMoveBase] + depth / P[kNullMoveDepthDivisor] +
+                  std::min((eval - beta) / P[kNullMoveEvalDivisor], 3);
     current_move_[ply] = kMoveNull;
     continuation_at_[ply] = &continuation_.sentinel();
     pos_.do_null_move();
@@ -356,7 +344,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   // Step 5b. ProbCut: a capture that, searched 4 plies shallower, beats beta by a margin
   // would very likely beat beta at full depth too. Only captures whose SEE already covers
   // the distance from the static evaluation are tried; quiescence filters them first.
-  const Value probcut_beta = beta + kProbCutMargin - (improving ? 60 : 0);
+  const Value probcut_beta = beta + P[kProbCutMargin] - (improving ? P[kProbCutImproving] : 0);
   if (!kPvNode && !in_check && depth >= 5 && excluded == kMoveNone &&
       std::abs(beta) < kValueMateInMaxPly &&
       !(tt_hit && tt_depth >= depth - 3 && tt_value != kValueNone &&
@@ -416,15 +404,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // Step 7. Pruning at shallow depth, once a move has kept us from being mated.
     if (!kRootNode && best_value > kValueMatedInMaxPly) {
       if (!tactical && !gives_check) {
-        if (!in_check && depth <= 3 && move_count > (4 + 3 * depth * depth) / (2 - improving))
+        if (!in_check && depth <= 3 &&
+            move_count > (P[kLateMovePruningBase] + P[kLateMovePruningScale] * depth * depth) /
+                             (2 - improving))
           continue;
         // Quiet moves the histories rate badly, near the leaves (-2500 a ply instead: -15).
-        if (!in_check && depth <= 4 && quiet_score < -4000 * depth) continue;
+        if (!in_check && depth <= 4 && quiet_score < -P[kHistoryPruningScale] * depth) continue;
         if (futility_node && move_futility_margin != kValueNone &&
             static_eval + move_futility_margin <= alpha)
           continue;
-        if (depth <= 4 && !see_ge(pos_, m, -40 * depth * depth)) continue;
-      } else if (depth <= 4 && !see_ge(pos_, m, -120 * depth)) {
+        if (depth <= 4 && !see_ge(pos_, m, -P[kSeeQuietMargin] * depth * depth)) continue;
+      } else if (depth <= 4 && !see_ge(pos_, m, -P[kSeeTacticalMargin] * depth)) {
         continue;
       }
     }
@@ -437,7 +427,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // beat beta, it is searched a ply shallower. Checks extended only at depth <= 6: -24
     // (95%: -72 .. +22) in 200 games at 200,000 nodes a move.
     int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
-    if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= kSingularMinDepth &&
+    if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= P[kSingularMinDepth] &&
         ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
         (tt_bound & kBoundLower) && tt_depth >= depth - 3) {
       const Value singular_beta = tt_value - 2 * depth;
@@ -447,7 +437,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       excluded_[ply] = kMoveNone;
       if (stopped()) return kValueZero;
       if (v < singular_beta)
-        extension = !kPvNode && v < singular_beta - 40 &&
+        extension = !kPvNode && v < singular_beta - P[kDoubleExtensionMargin] &&
                             double_extensions_[ply] < kMaxDoubleExtensions
                         ? 2
                         : 1;
@@ -482,22 +472,22 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       v = *guard;
       if (kPvNode) pv_length_[ply + 1] = ply + 1;  // the move alone, should it be the best
     } else if (depth >= 3 && move_count > 1 + (kPvNode ? 1 : 0) && (!tactical || move_count > 3)) {
-      int r = kReductions.get(depth, move_count);
+      int r = manager_.reductions_->get(depth, move_count);
       if (kPvNode) --r;
       if (cut_node) ++r;
       if (in_check || gives_check) --r;
       if (!improving) ++r;
       if (tactical) {
-        r -= 1 + capture_score / 6000;
+        r -= 1 + capture_score / P[kLmrCaptureDivisor];
       } else {
         if (tt_capture) ++r;  // the best move is likely the TT's capture; quiet ones less so
-        r -= quiet_score / 12000;  // 8000: 43.1% (12-16-1) at 200,000 nodes, stopped
+        r -= quiet_score / P[kLmrQuietDivisor];  // 8000: 43.1% (12-16-1) at 200,000 nodes
       }
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
       v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
       if (v > a && reduced < new_depth) {
         const Value gain = v + bonus - best_value;
-        const int full = new_depth + (gain > 60 + 2 * new_depth) - (gain < 10);
+        const int full = new_depth + (gain > P[kLmrDeeperMargin] + 2 * new_depth) - (gain < 10);
         if (full > reduced) v = -search<kNonPV>(-(a + 1), -a, full, ply + 1, !cut_node);
       }
     } else if (!kPvNode || move_count > 1) {
@@ -680,7 +670,7 @@ void Worker::iterate() {
   // Helper threads start at staggered depths so that they diverge from the main thread.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
     root_depth_ = depth;
-    Value alpha = -kValueInfinite, beta = kValueInfinite, delta = 30;
+    Value alpha = -kValueInfinite, beta = kValueInfinite, delta = manager_.params_[kAspirationDelta];
     if (depth >= 4 && std::abs(previous) < kValueMateInMaxPly) {
       alpha = std::max(previous - delta, -kValueInfinite);
       beta = std::min(previous + delta, kValueInfinite);
@@ -744,7 +734,17 @@ void Worker::iterate() {
 // ---------------------------------------------------------------------------------------
 // SearchManager
 
-SearchManager::SearchManager() { set_threads(1); }
+SearchManager::SearchManager()
+    : reductions_(std::make_unique<ReductionTable>(params_[kLmrDivisor])) {
+  set_threads(1);
+}
+
+void SearchManager::set_param(SearchParam p, int value) {
+  wait();
+  const SearchParamSpec& spec = search_param_spec(p);
+  params_.values[size_t(p)] = std::clamp(value, spec.min, spec.max);
+  if (p == kLmrDivisor) reductions_ = std::make_unique<ReductionTable>(params_[kLmrDivisor]);
+}
 
 SearchManager::~SearchManager() {
   stop();
@@ -784,7 +784,8 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   limits_ = limits;
   SearchLimits unpondered = limits;
   unpondered.ponder = false;
-  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), overhead_ms_);
+  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), overhead_ms_,
+                                params_);
   on_info_ = std::move(on_info);
   on_result_ = std::move(on_result);
   stop_ = false;

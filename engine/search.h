@@ -19,6 +19,7 @@
 #include "engine/futility.h"
 #include "engine/movepick.h"
 #include "engine/position.h"
+#include "engine/search_params.h"
 #include "engine/timeman.h"
 #include "engine/tt.h"
 
@@ -29,6 +30,7 @@ class Weights;
 }
 
 class SearchManager;
+struct ReductionTable;
 
 namespace mate {
 class MateTable;
@@ -199,6 +201,10 @@ class SearchManager {
   void set_overhead_ms(int64_t ms) { overhead_ms_ = ms; }
   void set_resign_value(Value v) { resign_value_ = v; }
   void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
+  // A tunable number of the search or the time manager (search_params.h); takes effect at the
+  // next search (waits for one). REQUIRES: value within the parameter's range.
+  void set_param(SearchParam p, int value);
+  const SearchParams& params() const { return params_; }
   FutilityController& futility() { return futility_; }
   void set_keep_futility_stats(bool keep) { keep_futility_stats_ = keep; }
   void set_book(BookGuidance guidance) { book_ = std::move(guidance); }
@@ -241,6 +247,8 @@ class SearchManager {
   int64_t overhead_ms_ = 100;
   Value resign_value_ = 0;
   bool quiescence_checks_ = true;
+  SearchParams params_;
+  std::unique_ptr<ReductionTable> reductions_;  // from params_[kLmrDivisor]
   BookGuidance book_;
   MateCallSettings mate_;
   MateGuardSettings guard_;

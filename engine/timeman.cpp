@@ -5,7 +5,8 @@
 
 namespace engine {
 
-TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms) {
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms,
+                               const SearchParams& params) {
   TimeBudget b;
   constexpr int64_t kMinimumMs = 20;  // always leave the search a little
   if (limits.movetime_ms >= 0) {
@@ -36,15 +37,16 @@ TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, in
     return b;
   }
   // Moves still to play with this main time: more in the opening, fewer late.
-  const int moves_to_go = std::clamp(50 - ply / 4, 20, 50);
-  int64_t optimum = remaining / moves_to_go + increment * 9 / 10 + byoyomi;
+  const int most_to_go = params[kTimeMovesToGo];
+  const int moves_to_go = std::clamp(most_to_go - ply / 4, std::min(20, most_to_go), most_to_go);
+  int64_t optimum = remaining / moves_to_go + increment * params[kTimeIncrementPercent] / 100 + byoyomi;
   // The opening: positions the books and the engine know, the whole game still to come: from
   // about half the share at the first move to all of it at kOpeningPlies.
   constexpr int kOpeningPlies = 24;
   if (ply < kOpeningPlies) optimum = optimum * (kOpeningPlies + std::max(ply, 0)) / (2 * kOpeningPlies);
   // An iteration started just before the optimum may run several times as long: the hard
   // limit stays within a few optimums, and within a quarter of what is left.
-  int64_t maximum = std::min(remaining / 4 + increment + byoyomi, 3 * optimum);
+  int64_t maximum = std::min(remaining / 4 + increment + byoyomi, params[kTimeMaximumRatio] * optimum / 10);
   // With byoyomi, the main time is a bonus: do not burn it to the last second.
   if (byoyomi > 0) optimum = std::max(optimum, byoyomi);
   b.optimum_ms = std::clamp(optimum - overhead_ms, kMinimumMs, safe);

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "engine/engine.h"
+#include "engine/search_params.h"
 
 namespace engine {
 
@@ -21,9 +22,11 @@ struct TimeBudget {
 //   movetime: exactly that, less the overhead.
 //   byoyomi with no main time left: all of the byoyomi less the overhead.
 //   main time: a share of it (remaining / moves to go, more early in the middle game; about
-//   half of that at the first move, rising to all of it at ply 24), plus the byoyomi or the
-//   Fischer increment; the maximum is three times that share at most and a quarter of what
-//   is left, and never more than the time that can be spent without losing.
-TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms);
+//   half of that at the first move, rising to all of it at ply 24), plus the byoyomi or
+//   most of the Fischer increment; the maximum is three times that share at most and a
+//   quarter of what is left, and never more than the time that can be spent without losing.
+// The moves to go, the increment's share and the maximum's ratio are `params`' Time*.
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms,
+                               const SearchParams& params = SearchParams());
 
 }  // namespace engine

@@ -461,4 +461,23 @@ TEST_CASE("Lazy SMP: several threads search together and return a legal move") {
   CHECK(a.nodes == b.nodes);
 }
 
+TEST_CASE("search: the tunable parameters are options that change the search, and reset") {
+  // The same position at the same depth: another LMR divisor or null-move base searches
+  // another tree; back at the defaults, the same tree again.
+  const std::string sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+  auto nodes = [&](const std::vector<std::pair<std::string, std::string>>& options) {
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    engine.set_option("USI_OwnBook", "false");
+    for (const auto& [name, value] : options) REQUIRE(engine.set_option(name, value).is_ok());
+    return search_sfen(engine, sfen, 7).nodes;
+  };
+  const uint64_t defaults = nodes({});
+  CHECK(nodes({{"LmrDivisor", "250"}}) != defaults);
+  CHECK(nodes({{"NullMoveBase", "5"}}) != defaults);
+  CHECK(nodes({{"LmrDivisor", "250"}, {"LmrDivisor", "160"}}) == defaults);
+  Engine engine;
+  CHECK_FALSE(engine.set_option("LmrDivisor", "10").is_ok());  // below its range
+}
+
 }  // namespace search_test
