@@ -457,6 +457,55 @@ TEST_CASE("match: --sprt stops once the test decides and writes its state") {
   CHECK(run(o).find("sprt: H0 (elo = 0.0) accepted after ") != std::string::npos);
 }
 
+TEST_CASE("match: --resume counts the games summary.tsv lists and plays the others") {
+  FakeMatch m;
+  MatchOptions o = m.options("cycle", "illegal");
+  o.games = 4;
+  run(o);
+  CHECK(m.summary().size() == 4);
+  // Cut the run after games 1 and 3 (finished out of order), as a kill would leave it.
+  const fs::path summary = m.dir.path / "out" / "summary.tsv";
+  std::istringstream in(read_text(summary));
+  std::string header, g1, g2, g3;
+  std::getline(in, header);
+  std::getline(in, g1);
+  std::getline(in, g2);
+  std::getline(in, g3);
+  std::ofstream(summary) << header << "\n" << g1 << "\n" << g3 << "\n";
+  fs::remove(m.dir.path / "out" / "g0002.csa");
+  o.resume = true;
+  const std::string out = run(o);
+  CHECK(out.find("match: resuming ") != std::string::npos);
+  CHECK(out.find("2 of 4 games already played (engine1 2-0-0") != std::string::npos);
+  CHECK(out.find("game 2/4 g0002") != std::string::npos);
+  CHECK(out.find("game 1/4") == std::string::npos);
+  CHECK(out.find("game 3/4") == std::string::npos);
+  CHECK(out.find("final: engine1 4-0-0 (100.0%) in 4 games") != std::string::npos);
+  CHECK(m.summary().size() == 4);
+  CHECK(fs::exists(m.dir.path / "out" / "g0002.csa"));
+  // A resumed SPRT that had already decided plays nothing more.
+  FakeMatch n;
+  MatchOptions p = n.options("cycle", "illegal");
+  p.games = 0;
+  p.sprt = "0,50";
+  run(p);
+  const std::string before = read_text(n.dir.path / "out" / "summary.tsv");
+  p.resume = true;
+  const std::string again = run(p);
+  CHECK(again.find("H1 accepted") != std::string::npos);
+  CHECK(again.find(" games already played") != std::string::npos);
+  CHECK(again.find("\ngame ") == std::string::npos);
+  CHECK(read_text(n.dir.path / "out" / "summary.tsv") == before);
+  // Not a summary: an error naming it.
+  std::ofstream(n.dir.path / "out" / "summary.tsv") << "nonsense\n";
+  std::ostringstream bad;
+  const engine::Status st = run_match(p, bad);
+  CHECK_FALSE(st.is_ok());
+  CHECK(st.message().find("summary.tsv:1: not a sashite match summary") != std::string::npos);
+  p.out_dir.clear();
+  CHECK_FALSE(validate_match_options(p).is_ok());
+}
+
 TEST_CASE("match: --reuse-engines keeps each engine's process from game to game") {
   // The fake engines report as depth the usinewgame lines their process has read, and as
   // nodes the gameover lines: the comments of game g say which process played it.

@@ -74,6 +74,9 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
   sub.add_flag("--engine-stderr", o.engine_stderr,
                "keep the engines' stderr in gNNN.stderr (default: discarded; with "
                "--reuse-engines a process's stderr goes to the file of its first game)");
+  sub.add_flag("--resume", o.resume,
+               "continue the match in --out DIR (the same options): the games its summary.tsv "
+               "lists are counted, score and SPRT included, and only the others are played");
   sub.add_flag("--reuse-engines", o.reuse_engines,
                "keep each job's two engine processes from one game to the next: isready and "
                "usinewgame before each game, gameover win|lose|draw after it, as GUIs do, so "
@@ -174,6 +177,7 @@ Status validate_match_options(const MatchOptions& o) {
       if (kv.find('=') == std::string::npos || kv.front() == '=')
         return Status::error("USI option '" + kv + "': expected NAME=VALUE");
   if (o.games < 0) return Status::error("--games must be at least 1");
+  if (o.resume && o.out_dir.empty()) return Status::error("--resume needs --out DIR, the match to continue");
   if (o.jobs < 1) return Status::error("--jobs must be at least 1");
   return Status::ok();
 }

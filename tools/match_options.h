@@ -43,6 +43,9 @@ struct MatchOptions {
   // "ELO0,ELO1": stop when the SPRT on game pairs decides (see tools/sprt.h); "" for none.
   std::string sprt;
   double sprt_alpha = 0.05, sprt_beta = 0.05;
+  // Continue the match in out_dir: the games its summary.tsv lists count and are not played
+  // again (see run_match).
+  bool resume = false;
 };
 
 constexpr int kSprtDefaultGames = 100000;

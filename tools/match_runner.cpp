@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "engine/file_write.h"
@@ -160,6 +161,53 @@ std::string format_engine_stats(const std::string& label, const MatchEngineStats
   return text;
 }
 
+Status parse_summary_tsv(const std::string& text, const std::string& input_name,
+                         std::vector<MatchGameRow>& rows) {
+  std::istringstream in(text);
+  std::string line;
+  int line_number = 0;
+  auto fail = [&](const std::string& why) {
+    return Status::error(input_name + ":" + std::to_string(line_number) + ": " + why);
+  };
+  std::vector<MatchGameRow> out;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line_number == 1) {
+      if (line.rfind("game\tblack\twhite\tresult\tplies\treason", 0) != 0)
+        return fail("not a sashite match summary (header '" + line + "')");
+      continue;
+    }
+    if (line.empty()) continue;
+    std::vector<std::string> cols;
+    std::istringstream cells(line);
+    for (std::string c; std::getline(cells, c, '\t');) cols.push_back(c);
+    if (cols.size() != 8 && cols.size() != 15) return fail("expected 8 or 15 columns");
+    MatchGameRow r;
+    char* end = nullptr;
+    r.number = int(std::strtol(cols[0].c_str(), &end, 10));
+    if (*end != '\0' || r.number < 1) return fail("bad game number '" + cols[0] + "'");
+    r.black = cols[1];
+    r.white = cols[2];
+    r.result = cols[3];
+    if (r.result != "1-0" && r.result != "0-1" && r.result != "1/2-1/2")
+      return fail("bad result '" + r.result + "'");
+    r.plies = int(std::strtol(cols[4].c_str(), &end, 10));
+    r.reason = cols[5];
+    for (int c = 0; c < 2; ++c)
+      if (cols[size_t(6 + c)] != "-") (c == 0 ? r.black_depth : r.white_depth) = std::strtod(cols[size_t(6 + c)].c_str(), nullptr);
+    if (cols.size() == 15) {
+      MatchGameRow::Sprt t;
+      t.pairs = std::strtoll(cols[8].c_str(), nullptr, 10);
+      double* values[6] = {&t.state.llr, &t.state.lower, &t.state.upper, &t.elo.elo, &t.elo.lower, &t.elo.upper};
+      for (int k = 0; k < 6; ++k) *values[k] = std::strtod(cols[size_t(9 + k)].c_str(), nullptr);
+      r.sprt = t;
+    }
+    out.push_back(std::move(r));
+  }
+  rows = std::move(out);
+  return Status::ok();
+}
+
 bool PairTally::add(int index, int half_points) {
   const size_t pair = size_t(index) / 2;
   if (pair >= done_.size()) return false;
@@ -249,11 +297,55 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   std::string names[2];  // engine1's and engine2's "id name", once known
   MatchEngineStats stats[2];  // engine1's and engine2's
   Status failure;
-  std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
+  // With --resume: the games already played count, and are skipped.
+  std::vector<bool> played(games.size(), false);
+  if (o.resume) {
+    const fs::path summary = dir / "summary.tsv";
+    std::vector<MatchGameRow> old;
+    std::error_code ec;
+    if (fs::exists(summary, ec)) {
+      std::string text;
+      if (Status s = engine::read_record_file_text(summary.string(), text); !s) return s;
+      if (Status s = parse_summary_tsv(text, summary.string(), old); !s) return s;
+    }
+    for (const MatchGameRow& r : old) {
+      const size_t i = size_t(r.number - 1);
+      if (i >= games.size() || played[i])
+        return Status::error(summary.string() + ": game " + std::to_string(r.number) +
+                             (i >= games.size() ? " is beyond this match's " + std::to_string(games.size()) + " games"
+                                                : " is listed twice"));
+      played[i] = true;
+      const GameWinner winner = r.result == "1-0"   ? GameWinner::kBlack
+                                : r.result == "0-1" ? GameWinner::kWhite
+                                                    : GameWinner::kDraw;
+      const bool engine1_black = games[i].black_label == "engine1";
+      score.add(winner, engine1_black ? engine::kBlack : engine::kWhite);
+      const int half_points = winner == GameWinner::kDraw ? 1 : (winner == GameWinner::kBlack) == engine1_black ? 2 : 0;
+      pairs.add(int(i), half_points);
+      if (r.reason == "time_up") ++stats[(winner == GameWinner::kBlack) == engine1_black ? 1 : 0].time_losses;
+      names[engine1_black ? 0 : 1] = r.black;
+      names[engine1_black ? 1 : 0] = r.white;
+      rows.push_back(r);
+    }
+    out << "match: resuming " << dir.string() << ": " << old.size() << " of " << games.size()
+        << " games already played (" << score_text(score)
+        << "; their search statistics are not in the totals)" << std::endl;
+    if (with_sprt && pairs.pentanomial().pairs() > 0) {
+      const SprtState now = sprt_state(pairs.pentanomial(), sprt);
+      out << "sprt: " << format_sprt(now, sprt) << " after " << pairs.pentanomial().pairs()
+          << " pairs (" << pairs.pentanomial().text() << ")" << std::endl;
+      if (now.decision != SprtDecision::kContinue) {
+        sprt_decided = true;
+        stop = true;
+      }
+    }
+  }
+  std::atomic<size_t> next{0};
   auto worker = [&] {
     MatchEngine engines[2] = {MatchEngine(o.reuse_engines), MatchEngine(o.reuse_engines)};
     for (size_t i; !stop && (i = next++) < games.size();) {
+      if (played[i]) continue;
       const GameSetup& g = games[i];
       const int black_index = g.black_label == "engine1" ? 0 : 1;  // into engines and stats
       GameOutcome r = play_game(g, engines[black_index], engines[1 - black_index]);

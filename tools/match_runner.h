@@ -65,6 +65,11 @@ std::vector<GameSetup> plan_games(const MatchOptions& options, const std::vector
 // LLR with three decimals, Elo with one, "inf"/"-inf" when infinite).
 std::string format_summary_tsv(std::vector<MatchGameRow> rows, bool with_sprt = false);
 
+// Reads a summary table as format_summary_tsv writes it (with or without the SPRT columns):
+// the rows of the games it lists. Errors name the file and line.
+engine::Status parse_summary_tsv(const std::string& text, const std::string& input_name,
+                                 std::vector<MatchGameRow>& rows);
+
 // Game pairs for the SPRT: game i (0-based) and its twin i ^ 1 share an opening with colours
 // swapped; a pair counts once both are over.
 class PairTally {
@@ -87,7 +92,9 @@ class PairTally {
 // with the running score, then each engine's search statistics (format_engine_stats), the
 // final score and the Elo difference of engine1 over engine2 with its 95% interval (see
 // estimate_elo). With an SPRT, the test's state after each finished pair, and the match stops
-// starting games once it decides. Errors (bad options, an engine that cannot be run) are returned; the games
+// starting games once it decides. With resume, the games out_dir's summary.tsv lists count
+// (results, time losses, pairs; not their search statistics) and are not played again.
+// Errors (bad options, an engine that cannot be run) are returned; the games
 // finished by then are kept.
 engine::Status run_match(const MatchOptions& options, std::ostream& out);
 
