@@ -9,6 +9,7 @@
 #include "app/learn_command.h"
 #include "app/mate_command.h"
 #include "app/sprt_command.h"
+#include "app/gensfen_command.h"
 #include "app/svm_command.h"
 #include "app/tune_command.h"
 #include "client/csa_command.h"
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   add_learn_command(app);
   add_sprt_command(app);
   add_tune_command(app);
+  add_gensfen_command(app);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,59 @@
+// The self-play training data format of `sashite gensfen`: fixed 64-byte position records
+// behind a 64-byte file header. Read by `gensfen --inspect` and by the evaluation trainers.
+#pragma once
+
+// File (little-endian throughout):
+//   header, 64 bytes
+//     0  16  magic "SASHITE-GENSFEN\0"
+//    16   4  version, 1
+//    20   4  record size, 64
+//    24   8  record count
+//    32  32  zero
+//   then `count` records of 64 bytes:
+//     0  56  the position, a stream of 448 bits, least significant bit of byte 0 first:
+//             81 squares x 5 bits, square order of engine/types.h (file-major from file 1,
+//               rank a first), each the engine's Piece code (kind | White << 4; 0 empty);
+//             per side, Black then White, its hand: pawns 5 bits, lances, knights, silvers,
+//               golds 3 bits each, bishops, rooks 2 bits each (21 bits);
+//             the side to move, 1 bit (1: White).
+//    56   2  the search value, int16, centipawns from the side to move's view (mate scores
+//            clamped to +-32000)
+//    58   2  the best move, uint16, engine::Move::key16 (Position::complete_move restores it)
+//    60   2  the game ply, uint16 (the SFEN move number)
+//    62   1  the game's result for the side to move, int8: 1 win, 0 draw, -1 loss
+//    63   1  the search depth reached, uint8
+// A file is written whole (a temporary file renamed into place), so a file that exists is
+// complete.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/status.h"
+
+namespace tools {
+
+constexpr size_t kGensfenHeaderSize = 64;
+constexpr size_t kGensfenRecordSize = 64;
+
+struct GensfenRecord {
+  engine::PositionSetup position;  // game_ply is carried in `ply`
+  int16_t value = 0;
+  uint16_t move16 = 0;
+  uint16_t ply = 1;
+  int8_t result = 0;
+  uint8_t depth = 0;
+};
+
+// REQUIRES: a position whose hands fit the bit widths (any position of a normal game does).
+std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord& record);
+// Errors: a piece code or hand that no position has.
+engine::Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out);
+
+std::string gensfen_file_bytes(const std::vector<GensfenRecord>& records);
+// Reads a whole file; errors name it and say what is wrong (magic, version, size, count).
+engine::Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out);
+
+}  // namespace tools
