@@ -55,6 +55,5 @@ int run_bench(const BenchOptions& options) {
     return engine::run_perft_bench(std::cout, cases) ? 0 : 1;
   }
   if (options.perft) return engine::run_perft_bench(std::cout) ? 0 : 1;
-  engine::run_search_bench(std::cout, options.depth, options.options);
-  return 0;
+  return engine::run_search_bench(std::cout, options.depth, options.options).failed ? 2 : 0;
 }

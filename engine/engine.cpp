@@ -282,11 +282,27 @@ Status Engine::load_weights() {
 
 void Engine::new_game() { search_->new_game(); }
 
+Status check_piece_set(const Position& pos) {
+  if (pos.pieces(kKing).count() == 0) return Status::error("sfen: no king on the board");
+  constexpr const char* kNames[kHandTypeNb] = {"", "pawns", "lances", "knights", "silvers",
+                                               "bishops", "rooks", "golds"};
+  for (int t = kPawn; t <= kGold; ++t) {
+    const PieceType type = PieceType(t);
+    int count = pos.pieces(type).count() + pos.hand(kBlack).count(type) + pos.hand(kWhite).count(type);
+    if (can_promote(type)) count += pos.pieces(promote(type)).count();
+    if (count > Hand::kMaxCount[t])
+      return Status::error("sfen: " + std::to_string(count) + " " + kNames[t] +
+                           " on the board and in hand, a set has " + std::to_string(Hand::kMaxCount[t]));
+  }
+  return Status::ok();
+}
+
 Status Engine::set_position(std::string_view sfen_or_startpos,
                             const std::vector<std::string>& moves) {
   Position pos;
   Status status = pos.set_sfen(sfen_or_startpos);
   if (!status) return status;
+  if (status = check_piece_set(pos); !status) return status;
   for (size_t i = 0; i < moves.size(); ++i) {
     Move m;
     status = parse_usi_move(pos, moves[i], m);

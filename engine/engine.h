@@ -62,6 +62,12 @@ struct SearchResult {
   uint64_t mate_calls = 0, mate_nodes = 0, mate_found = 0;
 };
 
+// A position a game of shogi can reach has a king and no more pieces of a kind than one set
+// holds (18 pawns; 4 lances, knights, silvers, golds; 2 bishops, rooks), promoted ones counted
+// as their kind. Composed positions beyond that are for perft tables, not for play: the USI
+// position command refuses them. A single king (a mate problem) is allowed.
+Status check_piece_set(const Position& pos);
+
 class SearchManager;  // engine/search.h
 
 // Engine: owns the options, the game position (with its history, for repetition), the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <system_error>
 
 #include "engine/eval/evaluate.h"
 #include "engine/mate/mate1.h"
@@ -753,8 +754,10 @@ SearchManager::~SearchManager() {
 
 void SearchManager::set_threads(int count) {
   wait();
-  workers_.clear();
-  for (int i = 0; i < std::max(count, 1); ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
+  // Built aside first: when memory runs out the error propagates and the old threads stay.
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < std::max(count, 1); ++i) workers.push_back(std::make_unique<Worker>(*this, i));
+  workers_ = std::move(workers);
 }
 
 void SearchManager::new_game() {
@@ -891,8 +894,12 @@ void SearchManager::run() {
     tt_.new_search();
     for (auto& w : workers_) w->prepare(root_, kMoveNone);
     std::vector<std::thread> helpers;
-    for (size_t i = 1; i < workers_.size(); ++i)
-      helpers.emplace_back([this, i] { workers_[i]->iterate(); });
+    // A thread the system refuses (memory, a limit) leaves the search to those that started.
+    try {
+      for (size_t i = 1; i < workers_.size(); ++i)
+        helpers.emplace_back([this, i] { workers_[i]->iterate(); });
+    } catch (const std::system_error&) {
+    }
     workers_[0]->iterate();
     // The main thread finished by itself (depth limit, mate found, time): keep the others
     // from going on, unless we must wait for stop or ponderhit.

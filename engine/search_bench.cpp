@@ -40,7 +40,12 @@ SearchBenchResult run_search_bench(std::ostream& out, int depth,
     const size_t eq = o.find('=');
     Status s = eq == std::string::npos ? Status::error("option '" + o + "' is not name=value")
                                        : engine.set_option(o.substr(0, eq), o.substr(eq + 1));
-    if (!s) out << "bench: " << s.message() << "\n";
+    if (!s) {
+      out << "bench: " << s.message() << "\n";
+      SearchBenchResult failed;
+      failed.failed = true;
+      return failed;
+    }
   }
   Status ready = engine.prepare();
   if (!ready) out << "bench: " << ready.message() << "\n";

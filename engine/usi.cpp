@@ -121,6 +121,9 @@ class UsiSession {
   LineWriter writer_;
   mate::UsiMateRunner mate_;            // `go mate`: the mate solver on its own thread
   bool search_started_ = false;         // go was called and wait() has not followed yet
+  // False after a position command was rejected: the engine still holds the position before
+  // it, which the GUI no longer shows, so go must not play a move for it.
+  bool position_ok_ = true;
   std::atomic<bool> searching_{false};  // from go until the bestmove is printed
 };
 
@@ -229,16 +232,24 @@ void UsiSession::position(std::string_view args) {
   std::string sfen;
   std::vector<std::string> moves;
   Status status = parse_usi_position(args, sfen, moves);
+  position_ok_ = false;
   if (!status) return error(status.message());
   finish_search();
   status = engine_.set_position(sfen, moves);
-  if (!status) error("position: " + status.message());
+  if (!status) return error("position: " + status.message());
+  position_ok_ = true;
 }
 
 void UsiSession::go(std::string_view args) {
   finish_search();
   UsiGoCommand command = parse_usi_go(args);
   for (const std::string& e : command.errors) error(e);
+  if (!position_ok_) {
+    // Never a move for a position the GUI does not show.
+    error("go: the last position command was rejected; no position to search, resigning");
+    writer_.line(command.mate ? "checkmate nomate" : "bestmove resign");
+    return;
+  }
   if (command.mate) {
     // The mate solver on its own thread; `stop` or the time limit ends it.
     mate_.start(engine_.position(), command.mate_ms,
@@ -247,7 +258,15 @@ void UsiSession::go(std::string_view args) {
   }
   search_started_ = true;
   searching_ = true;
-  engine_.go(command.limits);
+  try {
+    engine_.go(command.limits);
+  } catch (const std::exception& e) {
+    // No search thread could start (out of memory, a thread limit): still an answer.
+    search_started_ = false;
+    searching_ = false;
+    error(std::string("go: the search could not start: ") + e.what() + "; resigning");
+    writer_.line("bestmove resign");
+  }
 }
 
 void UsiSession::gameover(std::string_view args) {
@@ -312,9 +331,15 @@ UsiGoCommand parse_usi_go(std::string_view args) {
     } else if (key == "movetime") {
       if (number(v)) limits.movetime_ms = std::max<int64_t>(v, 0);
     } else if (key == "depth") {
-      if (number(v)) limits.depth = int(std::clamp<int64_t>(v, 0, kMaxPly));
+      if (number(v)) {
+        if (v < 1) command.errors.push_back("go: depth must be at least 1, got " + std::to_string(v));
+        else limits.depth = int(std::min<int64_t>(v, kMaxPly));
+      }
     } else if (key == "nodes") {
-      if (number(v)) limits.nodes = uint64_t(std::max<int64_t>(v, 0));
+      if (number(v)) {
+        if (v < 1) command.errors.push_back("go: nodes must be at least 1, got " + std::to_string(v));
+        else limits.nodes = uint64_t(v);
+      }
     } else if (key == "mate") {
       command.mate = true;
       if (i + 1 < tokens.size() && tokens[i + 1].text == "infinite") {
@@ -326,6 +351,15 @@ UsiGoCommand parse_usi_go(std::string_view args) {
     } else {
       command.errors.push_back("go: unknown argument " + quoted(key));
     }
+  }
+  // A go the GUI meant to be limited but that we could not read must not become an infinite
+  // search it will never stop: answer at once, from a depth-1 search.
+  const bool limited = limits.infinite || limits.ponder || limits.has_clock() ||
+                       limits.byoyomi_ms > 0 || limits.movetime_ms >= 0 || limits.depth > 0 ||
+                       limits.nodes > 0;
+  if (!command.errors.empty() && !limited && !command.mate) {
+    limits.depth = 1;
+    command.errors.push_back("go: no limit could be read; answering after a depth-1 search");
   }
   return command;
 }

@@ -218,7 +218,7 @@ TEST_CASE("a search stopped at once plays a move: an unfinished value never resi
   // Black is well ahead (a bishop up): nothing here to resign for.
   REQUIRE(engine
               .set_position("ln1g3nl/1r1s1kg2/p1ppppsp1/1p4p1p/7P1/2P3P2/PPSPPP2P/1BG4R1/"
-                            "LN2KGSNL b Bp 1",
+                            "LN2KGSNL b B 1",
                             {})
               .is_ok());
   for (int i = 0; i < 5; ++i) {

@@ -3,6 +3,8 @@
 #include "engine/usi.h"
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -425,6 +427,68 @@ TEST_CASE("usi: position, bad positions and bad moves keep the last good positio
   CHECK(out[9] == "sfen " + after_two);
   CHECK(out[10] == "sfen " + custom_after);
   CHECK(engine.position().sfen(false) == "4k4/9/9/9/9/9/9/9/4K4 b G");
+}
+
+TEST_CASE("usi: a go after a rejected position resigns, never plays for the stale one") {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  std::vector<std::string> out = run_script(engine,
+                                            "position startpos moves 7g7f\n"
+                                            "position startpos moves 7g7f 7g7f\n"  // rejected
+                                            "go btime 0 wtime 0 byoyomi 100\n"
+                                            "go mate 100\n"
+                                            "position startpos moves 7g7f\n"  // good again
+                                            "go depth 1\n"
+                                            "quit\n");
+  INFO(join(out));
+  CHECK(count_prefix(out, "info string error: go: the last position command was rejected") == 2);
+  CHECK(std::find(out.begin(), out.end(), "bestmove resign") != out.end());
+  CHECK(std::find(out.begin(), out.end(), "checkmate nomate") != out.end());
+  // The last bestmove is White's reply to 7g7f.
+  const std::string last = out.back();
+  REQUIRE(starts_with(last, "bestmove "));
+  CHECK(check_bestmove_line(last, position_after(Position::kStartSfen, {"7g7f"})) == "");
+}
+
+TEST_CASE("usi: a malformed go is answered at once, not searched forever") {
+  for (const char* go : {"go depth -1", "go nodes abc", "go foo", "go depth 0", "go nodes 0"}) {
+    CAPTURE(go);
+    UsiGoCommand c = parse_usi_go(std::string(go).substr(3));
+    CHECK_FALSE(c.errors.empty());
+    CHECK(c.limits.depth == 1);
+    CHECK_FALSE(c.limits.infinite);
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    // No stop follows: the loop ends only if the search does by itself.
+    const std::vector<std::string> out = run_script(engine, std::string("position startpos\n") + go + "\n");
+    CHECK(count_prefix(out, "bestmove ") == 1);
+    CHECK(count_prefix(out, "info string error: go: ") >= 1);
+  }
+  // A readable limit beside a bad word is kept.
+  UsiGoCommand c = parse_usi_go("frobnicate byoyomi 1000");
+  CHECK(c.limits.byoyomi_ms == 1000);
+  CHECK(c.limits.depth == 0);
+  // Plain "go" is still a search until stop, as USI says.
+  CHECK(parse_usi_go("").limits.depth == 0);
+}
+
+TEST_CASE("usi: positions no game can reach are refused, naming what is wrong") {
+  Engine engine;
+  CHECK(engine.set_position("4k4/9/9/9/9/9/9/9/4K4 b G 1", {}).is_ok());
+  CHECK(engine.set_position("4k4/9/9/9/9/9/9/9/9 b G 1", {}).is_ok());  // a mate problem
+  const std::pair<const char*, const char*> bad[] = {
+      {"9/9/9/9/9/9/9/9/9 b - 1", "no king on the board"},
+      {"4k4/9/9/9/9/9/9/L3P3L/L3K3L b L 1", "5 lances on the board and in hand, a set has 4"},
+      // Two bishops in hand are a set's; a third, promoted on the board, is not.
+      {"4k4/9/9/9/4+B4/9/9/9/4K4 b 2B 1", "3 bishops"},
+  };
+  for (const auto& [sfen, message] : bad) {
+    CAPTURE(sfen);
+    const Status st = engine.set_position(sfen, {});
+    CHECK_FALSE(st.is_ok());
+    CHECK(st.message().find(message) != std::string::npos);
+  }
+  CHECK(engine.position().sfen(false) == "4k4/9/9/9/9/9/9/9/9 b G");  // the last good one
 }
 
 TEST_CASE("usi: searches in-process give one legal bestmove per go") {
@@ -857,7 +921,11 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("go mate 1000"));
     REQUIRE(engine.wait_for("checkmate nomate", 5000));
 
-    // The illegal-move position was refused: we are still at the start position.
+    // The illegal-move position was refused: the engine holds the start position, which the
+    // GUI no longer shows, so it resigns rather than play a move for it.
+    REQUIRE(engine.send("go depth 1"));
+    CHECK(engine.wait_for("bestmove", 5000) == std::optional<std::string>("bestmove resign"));
+    REQUIRE(engine.send("position startpos"));
     REQUIRE(engine.send("go infinite"));
     REQUIRE(engine.send("go depth 1"));
     std::vector<std::string> lines;
