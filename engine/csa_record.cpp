@@ -6,6 +6,7 @@
 
 #include "engine/csa_notation.h"
 #include "engine/movegen.h"
+#include "engine/shown_text.h"
 
 namespace engine {
 
@@ -106,7 +107,7 @@ Tokens tokenize(std::string_view text) {
 
 Status error_at(std::string_view name, const Statement& s, int offset, const std::string& msg) {
   return Status::error(std::string(name) + ":" + std::to_string(s.line) + ":" +
-                       std::to_string(s.column + offset) + ": " + msg);
+                       std::to_string(s.column + offset) + ": " + shown_text(msg, 400));
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -395,6 +396,24 @@ std::string write_csa_record(const CsaRecord& rec, CsaVersion version) {
   write_comments(s, rec.result_comments);
   return s;
 }
+
+std::string csa_record_ending_problem(const CsaRecord& rec) {
+  Position pos;
+  if (!pos.set(rec.initial).is_ok()) return "";
+  for (size_t i = 0; i < rec.moves.size(); ++i) {
+    pos.do_move(pos.complete_move(rec.moves[i].move));
+    if (pos.repetition(4) != Repetition::kNone && i + 1 < rec.moves.size())
+      return "move " + std::to_string(i + 2) + " (" + rec.moves[i + 1].text +
+             ") comes after a fourfold repetition ended the game";
+  }
+  if (rec.has_rejected_last_move()) return "";
+  if (rec.result == CsaSpecialMove::kSennichite && pos.repetition(4) == Repetition::kNone)
+    return "%SENNICHITE without a fourfold repetition";
+  if (rec.result == CsaSpecialMove::kKachi && !pos.can_declare_win())
+    return "%KACHI that the entering-king rule (27 points) does not allow";
+  return "";
+}
+
 
 Status replay_csa_record(const CsaRecord& rec, Position& out, int plies) {
   const int count = int(rec.moves.size());

@@ -115,6 +115,13 @@ Status read_record_file_text(const std::string& path, std::string& out);
 // Errors name the path when the file cannot be read.
 Status load_csa_record_file(const std::string& path, CsaRecord& out);
 
+// What a record's end claims that its moves do not bear out: a %SENNICHITE without a fourfold
+// repetition, a %KACHI the entering-king rule (CSA's 27 points) does not allow, or moves
+// played after a fourfold repetition ended the game. "" when the record is consistent (or
+// ends with a rejected move). Learning from such records learns results that did not happen.
+// REQUIRES: a record read_csa_record accepted (its moves legal).
+std::string csa_record_ending_problem(const CsaRecord& record);
+
 // Writes a record as CSA text, LF line ends, no BOM. V3.0 starts with "'CSA encoding=..."
 // (rec.encoding, else UTF-8) and "V3.0", and writes times as T12.345 when they are not whole
 // seconds; V2.2 writes "V2.2" and whole seconds (fractions are truncated). Then N+ / N-, the

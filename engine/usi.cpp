@@ -11,6 +11,7 @@
 
 #include "engine/mate/usi_mate.h"
 #include "engine/notation.h"
+#include "engine/shown_text.h"
 
 namespace engine {
 namespace {
@@ -70,10 +71,8 @@ bool is_go_keyword(std::string_view s) {
 }
 
 std::string quoted(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '\'';
-  out += s;
+  std::string out(1, '\'');
+  out += shown_text(s);
   out += '\'';
   return out;
 }
@@ -115,7 +114,10 @@ class UsiSession {
   void position(std::string_view args);
   void go(std::string_view args);
   void gameover(std::string_view args);
-  void error(const std::string& message) { writer_.line("info string error: " + message); }
+  // Messages may quote input: shown_text keeps the line printable and short.
+  void error(const std::string& message) {
+    writer_.line("info string error: " + shown_text(message, 600));
+  }
 
   Engine& engine_;
   LineWriter writer_;
@@ -207,7 +209,7 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
   } else if (command == "d" || command == "display") {
     writer_.line("sfen " + engine_.position().sfen());
   } else {
-    writer_.line("info string unknown command: " + std::string(command) + std::string(args));
+    writer_.line("info string unknown command: " + shown_text(std::string(command) + std::string(args)));
   }
   return true;
 }

@@ -810,3 +810,26 @@ TEST_CASE("CSA special move names") {
 TEST_SUITE_END();
 
 }  // namespace csa_record_test
+
+namespace csa_record_ending_test {
+
+std::string problem(const std::string& text) {
+  engine::CsaRecord rec;
+  const engine::Status s = engine::read_csa_record(text, "t.csa", rec);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  return engine::csa_record_ending_problem(rec);
+}
+
+TEST_CASE("csa record: an ending its moves do not bear out is named") {
+  const std::string start = "V2.2\nPI\n+\n";
+  const std::string shuffle = "+5958OU\n-5152OU\n+5859OU\n-5251OU\n";  // back to the start
+  CHECK(problem(start + "+7776FU\n-3334FU\n%TORYO\n") == "");
+  CHECK(problem(start + "+7776FU\n-3334FU\n%SENNICHITE\n") == "%SENNICHITE without a fourfold repetition");
+  CHECK(problem(start + shuffle + shuffle + shuffle + "%SENNICHITE\n") == "");
+  CHECK(problem(start + shuffle + shuffle + shuffle + "+7776FU\n%TORYO\n") ==
+        "move 13 (+7776FU) comes after a fourfold repetition ended the game");
+  CHECK(problem(start + "+7776FU\n-3334FU\n%KACHI\n") ==
+        "%KACHI that the entering-king rule (27 points) does not allow");
+}
+
+}  // namespace csa_record_ending_test

@@ -8,7 +8,8 @@
 #include "engine/position.h"
 
 // Checks CSA records under `paths`: files, or directories searched recursively for *.csa.
-// Each record is read with read_csa_record, which replays every move. Prints one line per
+// Each record is read with read_csa_record, which replays every move, and its end checked
+// against its moves (csa_record_ending_problem). Prints one line per
 // failure ("PATH:LINE:COL: message"), then "records: N ok, M failed". A path that does not
 // exist counts as one failure. Returns 0 when nothing failed, 1 when something did, 2 when no
 // path was given.
@@ -33,6 +34,11 @@ int run_records_check(const std::vector<std::string>& paths) {
       }
       if (!status) {
         std::printf("%s\n", status.message().c_str());
+        ++failed;
+        continue;
+      }
+      if (const std::string problem = engine::csa_record_ending_problem(rec); !problem.empty()) {
+        std::printf("%s: %s\n", file.c_str(), problem.c_str());
         ++failed;
         continue;
       }
