@@ -16,6 +16,7 @@
 #include "engine/notation.h"
 #include "tools/gensfen_format.h"
 #include "tools/match_openings.h"
+#include "tools/splitmix.h"
 
 namespace tools {
 
@@ -23,18 +24,6 @@ using engine::Status;
 namespace fs = std::filesystem;
 
 namespace {
-
-// splitmix64, one stream per worker.
-struct Random {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t n) { return next() % n; }
-};
 
 // Keys of positions written in this run: a fixed table, a slot per key's hash. A key is
 // known only when its slot holds it, so a collision may let a duplicate through but never
@@ -142,7 +131,7 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       e.set_option(kv.substr(0, eq), kv.substr(eq + 1));
     }
     (void)e.prepare();  // checked above
-    Random rng{seed ^ (0x632BE59BD9B4E019ull * uint64_t(id + 1)) ^ (uint64_t(o.shard) << 48)};
+    SplitMix64 rng{seed ^ (0x632BE59BD9B4E019ull * uint64_t(id + 1)) ^ (uint64_t(o.shard) << 48)};
     std::vector<GensfenRecord> batch;
     engine::SearchLimits limits;
     limits.depth = o.depth;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "tools/splitmix.h"
+
 namespace tools {
 
 using engine::Status;
@@ -190,27 +192,13 @@ EloEstimate estimate_elo_pentanomial(const Pentanomial& pairs) {
   return e;
 }
 
-namespace {
-// splitmix64: the same stream everywhere, so a simulation is reproducible.
-struct SprtRandom {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
-};
-}  // namespace
-
 SprtSimulation simulate_sprt(const SprtConfig& config, double true_elo, double draw_ratio,
                              int runs, int64_t max_pairs, uint64_t seed) {
   SprtSimulation sim;
   sim.runs = runs;
   const double s = score_from_elo(true_elo);
   const double win = s - draw_ratio / 2, draw = draw_ratio;
-  SprtRandom rng{seed};
+  SplitMix64 rng{seed};  // the same stream everywhere: reproducible
   auto game = [&] {  // half points of one game
     const double u = rng.uniform();
     return u < win ? 2 : u < win + draw ? 1 : 0;

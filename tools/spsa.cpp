@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/csa_record.h"
+#include "tools/splitmix.h"
 
 namespace tools {
 
@@ -120,11 +121,8 @@ double SpsaSchedule::r(const SpsaParam& p, int k) const {
 
 uint64_t spsa_random(uint64_t seed, int k, uint64_t purpose) {
   // splitmix64 over a key made of the three: the same value everywhere.
-  uint64_t z = seed * 0x9E3779B97F4A7C15ull + uint64_t(k) * 0xD1B54A32D192ED03ull +
-               purpose * 0xA24BAED4963EE407ull + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64_mix(seed * 0x9E3779B97F4A7C15ull + uint64_t(k) * 0xD1B54A32D192ED03ull +
+                        purpose * 0xA24BAED4963EE407ull + 0x632BE59BD9B4E019ull);
 }
 
 SpsaPerturbation spsa_perturbation(const std::vector<SpsaParam>& params, const SpsaSchedule& s,
