@@ -1,4 +1,5 @@
-// split_words: a line of text cut into its words at spaces and tabs (file formats, USI info).
+// split_words and trim_blanks: a line of text cut into its words at spaces and tabs, or
+// stripped of the blanks around it (file formats, USI, CSA).
 #pragma once
 
 #include <string_view>
@@ -17,6 +18,14 @@ inline std::vector<std::string_view> split_words(std::string_view line) {
     if (i > start) words.push_back(line.substr(start, i - start));
   }
   return words;
+}
+
+// `text` without the spaces, tabs, carriage returns and newlines at its ends.
+inline std::string_view trim_blanks(std::string_view text) {
+  constexpr std::string_view kBlanks = " \t\r\n";
+  const size_t b = text.find_first_not_of(kBlanks);
+  if (b == std::string_view::npos) return {};
+  return text.substr(b, text.find_last_not_of(kBlanks) - b + 1);
 }
 
 }  // namespace engine

@@ -7,16 +7,12 @@
 
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "engine/words.h"
 
 namespace tools {
 namespace {
 
-std::string trim(std::string s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
+std::string trimmed_line(std::string_view s) { return std::string(engine::trim_blanks(s)); }
 
 }  // namespace
 
@@ -25,9 +21,9 @@ std::vector<MateProblem> read_mate_problems(std::istream& in) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    line = trim(line);
+    line = trimmed_line(line);
     if (line.empty()) continue;
-    if (line.rfind("sfen ", 0) == 0) line = trim(line.substr(5));
+    if (line.rfind("sfen ", 0) == 0) line = trimmed_line(line.substr(5));
     problems.push_back({number, line});
   }
   return problems;

@@ -10,6 +10,7 @@
 
 #include "engine/csa_record.h"
 #include "tools/splitmix.h"
+#include "engine/words.h"
 
 namespace tools {
 
@@ -17,15 +18,10 @@ using engine::Status;
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
+std::string spsa_trim(std::string_view s) { return std::string(engine::trim_blanks(s)); }
 
 bool parse_double(const std::string& text, double& out) {
-  const std::string t = trim(text);
+  const std::string t = spsa_trim(text);
   if (t.empty()) return false;
   char* end = nullptr;
   out = std::strtod(t.c_str(), &end);
@@ -36,7 +32,7 @@ bool parse_double(const std::string& text, double& out) {
 Status parse_param_line(const std::string& line, SpsaParam& p) {
   std::vector<std::string> fields;
   std::stringstream in(line);
-  for (std::string f; std::getline(in, f, ',');) fields.push_back(trim(f));
+  for (std::string f; std::getline(in, f, ',');) fields.push_back(spsa_trim(f));
   if (fields.size() != 6)
     return Status::error("expected NAME, VALUE, MIN, MAX, C_END, R_END (6 fields), got " +
                          std::to_string(fields.size()));
@@ -80,7 +76,7 @@ Status parse_spsa_params(const std::string& text, const std::string& input_name,
   for (std::string line; std::getline(in, line);) {
     ++line_number;
     if (const size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    if (trim(line).empty()) continue;
+    if (spsa_trim(line).empty()) continue;
     SpsaParam p;
     if (Status s = parse_param_line(line, p); !s)
       return Status::error(input_name + ":" + std::to_string(line_number) + ": " + s.message());
@@ -174,14 +170,14 @@ Status parse_spsa_state(const std::string& text, const std::string& input_name, 
   for (std::string line; std::getline(in, line);) {
     ++line_number;
     if (const size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    line = trim(line);
+    line = spsa_trim(line);
     if (line.empty()) continue;
     auto fail = [&](const std::string& why) {
       return Status::error(input_name + ":" + std::to_string(line_number) + ": " + why);
     };
     const size_t space = line.find(' ');
     const std::string key = line.substr(0, space);
-    const std::string rest = space == std::string::npos ? "" : trim(line.substr(space + 1));
+    const std::string rest = space == std::string::npos ? "" : spsa_trim(line.substr(space + 1));
     if (key == "param") {
       SpsaParam p;
       if (Status s = parse_param_line(rest, p); !s) return fail(s.message());
