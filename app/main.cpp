@@ -8,6 +8,7 @@
 #include "app/commands.h"
 #include "app/learn_command.h"
 #include "app/mate_command.h"
+#include "app/nnue_command.h"
 #include "app/sprt_command.h"
 #include "app/gensfen_command.h"
 #include "app/svm_command.h"
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
   add_sprt_command(app);
   add_tune_command(app);
   add_gensfen_command(app);
+  add_nnue_command(app);
 
   try {
     app.parse(argc, argv);

@@ -40,6 +40,7 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
     search_->set_threads(int(o.as_int()));
   };
   // Default: "default", the shipped data/weights/default.eval (learned; hand-set.eval beside it).
+  // A file named *.nnue is an NNUE network (engine/nnue/network.h) and evaluates instead.
   options_.add_filename("EvalFile", "default").on_change = [this](const Option&) {
     weights_loaded_ = false;
   };
@@ -267,15 +268,31 @@ Status Engine::load_weights() {
   if (weights_loaded_) return Status::ok();
   std::string path = options_.get_string("EvalFile");
   if (path == "default" || path.empty()) path = default_eval_file();
+  // A network file (.nnue) evaluates with NNUE; the quick move of a search stopped before
+  // depth 1 then uses the built-in hand-set weights (no second file to load).
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".nnue") == 0) {
+    auto network = std::make_shared<nnue::Network>();
+    Status status = network->load(path);
+    search_->set_weights(std::make_shared<eval::Weights>(eval::Weights::hand_set()));
+    if (status)
+      search_->set_network(std::move(network));
+    else
+      search_->set_network(nullptr);
+    weights_loaded_ = true;
+    if (!status) return Status::error(status.message() + " (using the built-in hand-set weights)");
+    return Status::ok();
+  }
   auto weights = std::make_shared<eval::Weights>();
   Status status = weights->load(path);
   if (!status) {
     // Keep playing with the built-in hand-set weights, but say so.
     search_->set_weights(std::make_shared<eval::Weights>(eval::Weights::hand_set()));
+    search_->set_network(nullptr);
     weights_loaded_ = true;
     return Status::error(status.message() + " (using the built-in hand-set weights)");
   }
   search_->set_weights(std::move(weights));
+  search_->set_network(nullptr);
   weights_loaded_ = true;
   return Status::ok();
 }

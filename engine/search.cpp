@@ -78,6 +78,7 @@ void Worker::clear() {
 void Worker::prepare(const Position& root, Move root_hint) {
   pos_ = root;
   evaluator_.reset();  // the weights may have been replaced since the last search
+  nnue_evaluator_.reset();
   nodes_.store(0, std::memory_order_relaxed);
   seldepth_ = 0;
   completed_depth_ = 0;
@@ -110,7 +111,10 @@ inline void Worker::count_node() {
   nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-Value Worker::evaluate() { return evaluator_.evaluate(pos_, *manager_.weights_); }
+Value Worker::evaluate() {
+  if (manager_.network_) return nnue_evaluator_.evaluate(pos_, *manager_.network_);
+  return evaluator_.evaluate(pos_, *manager_.weights_);
+}
 
 Value Worker::corrected_eval(Value raw, Move previous) const {
   return std::clamp(Value(raw + correction_.correction(pos_, previous)), kValueMatedInMaxPly + 1,

@@ -16,6 +16,7 @@
 #include "engine/correction_history.h"
 #include "engine/engine.h"
 #include "engine/eval/incremental_evaluator.h"
+#include "engine/nnue/evaluator.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
 #include "engine/position.h"
@@ -143,6 +144,7 @@ class Worker {
   const int id_;
   Position pos_;
   eval::IncrementalEvaluator evaluator_;
+  nnue::Evaluator nnue_evaluator_;  // used when the manager has a network
   ButterflyHistory history_;
   CaptureHistory capture_history_;
   ContinuationHistory continuation_;  // about 13 MB; the Worker lives on the heap
@@ -198,6 +200,8 @@ class SearchManager {
   void set_threads(int count);
   void resize_tt(size_t megabytes) { tt_.resize(megabytes); }
   void set_weights(std::shared_ptr<const eval::Weights> weights) { weights_ = std::move(weights); }
+  // The NNUE network that evaluates instead of the linear weights; null: the weights.
+  void set_network(std::shared_ptr<const nnue::Network> network) { network_ = std::move(network); }
   void set_overhead_ms(int64_t ms) { overhead_ms_ = ms; }
   void set_resign_value(Value v) { resign_value_ = v; }
   void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
@@ -243,6 +247,7 @@ class SearchManager {
   FutilityController futility_;
   bool keep_futility_stats_ = false;
   std::shared_ptr<const eval::Weights> weights_;
+  std::shared_ptr<const nnue::Network> network_;
   std::vector<std::unique_ptr<Worker>> workers_;
   int64_t overhead_ms_ = 100;
   Value resign_value_ = 0;

@@ -120,7 +120,7 @@ std::string gensfen_file_bytes(const std::vector<GensfenRecord>& records) {
   return s;
 }
 
-Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out) {
+Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error(path + ": cannot open");
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -135,9 +135,17 @@ Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& ou
   if (data.size() != kGensfenHeaderSize + count * kGensfenRecordSize)
     return Status::error(path + ": the header says " + std::to_string(count) + " records, the file holds " +
                          std::to_string((data.size() - kGensfenHeaderSize) / kGensfenRecordSize));
+  records.insert(records.end(), p + kGensfenHeaderSize, p + data.size());
+  return Status::ok();
+}
+
+Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out) {
+  std::vector<uint8_t> raw;
+  if (Status s = read_gensfen_raw(path, raw); !s) return s;
+  const size_t count = raw.size() / kGensfenRecordSize;
   std::vector<GensfenRecord> records(count);
-  for (uint64_t i = 0; i < count; ++i)
-    if (Status s = unpack_gensfen_record(p + kGensfenHeaderSize + i * kGensfenRecordSize, records[i]); !s)
+  for (size_t i = 0; i < count; ++i)
+    if (Status s = unpack_gensfen_record(raw.data() + i * kGensfenRecordSize, records[i]); !s)
       return Status::error(path + ": record " + std::to_string(i) + ": " + s.message());
   out = std::move(records);
   return Status::ok();

@@ -55,5 +55,8 @@ engine::Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out);
 std::string gensfen_file_bytes(const std::vector<GensfenRecord>& records);
 // Reads a whole file; errors name it and say what is wrong (magic, version, size, count).
 engine::Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out);
+// The same checks; appends the file's packed records (64 bytes each) to `records`, for
+// readers of millions of positions (an unpacked record is several times larger).
+engine::Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records);
 
 }  // namespace tools

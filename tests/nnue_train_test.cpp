@@ -1,0 +1,240 @@
+// The NNUE trainer: the float model against the quantised file, gradients against finite
+// differences, a run that learns, resume equal to a straight run, and bad input.
+#include "tools/nnue_train.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/file_write.h"
+#include "engine/movegen.h"
+#include "engine/nnue/evaluator.h"
+#include "engine/position.h"
+#include "tools/gensfen_format.h"
+#include "tools/nnue_model.h"
+
+namespace nnue_train_test {
+
+using namespace engine;
+using namespace tools;
+
+namespace {
+
+std::string temporary_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("sashite_nnue_train_test_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+int material(const Position& pos, Color c) {
+  static constexpr int kValue[kPieceTypeNb] = {0, 100, 300, 350, 450, 700, 800, 500,
+                                               0, 500, 500, 500, 500, 900, 1000};
+  int sum = 0;
+  for (Square s = 0; s < kSquareNb; ++s)
+    if (pos.piece_on(s) != kNoPiece && color_of(pos.piece_on(s)) == c)
+      sum += kValue[type_of(pos.piece_on(s))];
+  for (int t = kPawn; t <= kGold; ++t) sum += kValue[t] * pos.hand(c).count(PieceType(t));
+  return sum;
+}
+
+// Positions of seeded random playouts, valued by material from the side to move's view, the
+// result the sign of it: a target a network learns quickly.
+std::vector<GensfenRecord> material_records(uint64_t seed, int games) {
+  std::mt19937_64 rng(seed);
+  std::vector<GensfenRecord> records;
+  for (int g = 0; g < games; ++g) {
+    Position pos;
+    for (int ply = 0; ply < 120; ++ply) {
+      MoveList moves = legal_moves(pos);
+      if (moves.empty()) break;
+      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
+      if (pos.in_check() || ply < 10) continue;
+      GensfenRecord r;
+      r.position = pos.setup();
+      const int v = material(pos, pos.side_to_move()) - material(pos, ~pos.side_to_move());
+      r.value = int16_t(std::clamp(v, -3000, 3000));
+      r.result = int8_t(v > 0 ? 1 : v < 0 ? -1 : 0);
+      r.ply = uint16_t(ply + 2);
+      records.push_back(r);
+    }
+  }
+  return records;
+}
+
+std::vector<Position> playout_positions(uint64_t seed, int games) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> out;
+  for (int g = 0; g < games; ++g) {
+    Position pos;
+    for (int ply = 0; ply < 120; ++ply) {
+      MoveList moves = legal_moves(pos);
+      if (moves.empty()) break;
+      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
+      Position copy;
+      REQUIRE(copy.set(pos.setup()).is_ok());
+      out.push_back(copy);
+    }
+  }
+  return out;
+}
+
+NnueSample sample_of(const Position& pos) {
+  NnueSample s;
+  nnue::active_features(pos, pos.side_to_move(), s.own);
+  nnue::active_features(pos, ~pos.side_to_move(), s.other);
+  return s;
+}
+
+// A model whose weights are spread wider than at initialisation (so that clamps bite).
+NnueModel spread_model(uint64_t seed) {
+  NnueModel model;
+  model.initialise(seed);
+  std::mt19937_64 rng(seed + 1);
+  std::uniform_real_distribution<float> d(-0.1f, 0.1f);
+  for (size_t i = NnueModel::kL1Weight; i < NnueModel::kParamNb; ++i) {
+    const float limit = NnueModel::limit(i);
+    model.params[i] += d(rng);
+    if (limit > 0) model.params[i] = std::clamp(model.params[i], -limit, limit);
+  }
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("nnue train: the quantised network evaluates as the float model does") {
+  const NnueModel model = spread_model(3);
+  const nnue::Network net = model.quantised();
+  NnueActivations a;
+  double sum_abs = 0, max_abs = 0;
+  int n = 0;
+  for (const Position& pos : playout_positions(8, 10)) {
+    const double float_cp = nnue_forward(model, sample_of(pos), a) * nnue::kValueScale;
+    const double diff = std::fabs(float_cp - nnue::evaluate(pos, net));
+    sum_abs += diff;
+    max_abs = std::max(max_abs, diff);
+    ++n;
+  }
+  INFO("mean |float - quantised| ", sum_abs / n, " cp, max ", max_abs, " cp over ", n);
+  CHECK(n > 500);
+  CHECK(sum_abs / n < 15.0);
+  CHECK(max_abs < 60.0);
+}
+
+TEST_CASE("nnue train: the backward pass matches finite differences") {
+  NnueModel model = spread_model(5);
+  const std::vector<Position> positions = playout_positions(3, 1);
+  const NnueSample sample = sample_of(positions.at(40));
+  NnueActivations a;
+  nnue_forward(model, sample, a);
+  std::vector<float> grad(NnueModel::kParamNb, 0.0f);
+  std::vector<int> touched;
+  nnue_backward(model, sample, a, 1.0f, grad, touched);  // d(y)/d(param)
+  // 40 features a side, each its own row, a shared one and (on the board) a piece one.
+  size_t rows = 0;
+  for (const nnue::FeatureList* list : {&sample.own, &sample.other})
+    for (int k = 0; k < list->size; ++k) rows += NnueModel::piece_row(list->index[k]) < 0 ? 2 : 3;
+  CHECK(touched.size() == rows);
+  // Parameters of every layer: the output, the second and first layers, a touched row.
+  std::vector<size_t> probes = {NnueModel::kOutBias,    NnueModel::kOutWeight + 3,
+                                NnueModel::kL2Bias + 5, NnueModel::kL2Weight + 70,
+                                NnueModel::kL1Bias + 2, NnueModel::kL1Weight + 33 * 1 + 300,
+                                NnueModel::kFtBias + 17};
+  for (int j = 0; j < 8; ++j)
+    probes.push_back(NnueModel::kFtWeight + size_t(sample.own.index[j]) * NnueModel::kHidden +
+                     31 * j);
+  int compared = 0;
+  for (size_t i : probes) {
+    if (grad[i] == 0.0f) continue;  // a clamped unit: nothing to compare
+    const float saved = model.params[i];
+    const float eps = 1e-3f;
+    model.params[i] = saved + eps;
+    const double up = nnue_forward(model, sample, a);
+    model.params[i] = saved - eps;
+    const double down = nnue_forward(model, sample, a);
+    model.params[i] = saved;
+    const double numeric = (up - down) / (2 * eps);
+    CAPTURE(i);
+    CHECK(numeric == doctest::Approx(grad[i]).epsilon(0.02).scale(1e-3));
+    ++compared;
+  }
+  CHECK(compared >= 8);
+}
+
+TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad input" *
+          doctest::test_suite("slow")) {
+  const std::string dir = temporary_dir("run");
+  const std::vector<GensfenRecord> records = material_records(17, 60);
+  REQUIRE(records.size() > 3000);
+  REQUIRE(
+      engine::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
+
+  NnueTrainOptions o;
+  o.data = {dir};
+  o.out = dir + "/straight.nnue";
+  o.epochs = 4;
+  o.batch = 64;
+  o.learning_rate = 2e-3;
+  o.holdout = 0.1;
+  NnueTrainSummary straight;
+  REQUIRE(train_nnue(o, straight).is_ok());
+  for (const NnueEpochReport& r : straight.epochs)
+    MESSAGE("epoch ", r.epoch, ": train ", r.train_loss, " held out ", r.holdout_loss,
+            " quantised ", r.holdout_loss_quantised);
+  REQUIRE(straight.epochs.size() == 4);
+  CHECK(straight.positions == int64_t(records.size()));
+  const NnueEpochReport& first = straight.epochs.front();
+  const NnueEpochReport& last = straight.epochs.back();
+  INFO("training loss ", first.train_loss, " -> ", last.train_loss, ", held out ",
+       last.holdout_loss, ", quantised ", last.holdout_loss_quantised);
+  CHECK(last.train_loss < 0.3 * first.train_loss);
+  CHECK(last.holdout_loss_quantised == doctest::Approx(last.holdout_loss).epsilon(0.1));
+  nnue::Network written;
+  REQUIRE(written.load(o.out).is_ok());
+
+  // Two epochs, then two more from the checkpoint: the same network, byte for byte.
+  NnueTrainOptions half = o;
+  half.out = dir + "/resumed.nnue";
+  half.epochs = 2;
+  NnueTrainSummary s1, s2;
+  REQUIRE(train_nnue(half, s1).is_ok());
+  half.epochs = 4;
+  half.resume = true;
+  REQUIRE(train_nnue(half, s2).is_ok());
+  CHECK(s2.first_epoch == 3);
+  nnue::Network resumed;
+  REQUIRE(resumed.load(half.out).is_ok());
+  CHECK(resumed.file_bytes() == written.file_bytes());
+
+  // A checkpoint of other settings is refused; so are missing and damaged data.
+  NnueTrainOptions other = half;
+  other.batch = 32;
+  NnueTrainSummary s3;
+  const Status mismatch = train_nnue(other, s3);
+  REQUIRE_FALSE(mismatch.is_ok());
+  CHECK(mismatch.message().find("other data or settings") != std::string::npos);
+  NnueTrainOptions missing = o;
+  missing.data = {dir + "/absent"};
+  CHECK(train_nnue(missing, s3).message().find("absent") != std::string::npos);
+  std::string damaged = gensfen_file_bytes(records);
+  damaged[kGensfenHeaderSize + 64 * 5 + 2] = char(0xff);  // a piece code no position has
+  const std::string bad_dir = temporary_dir("bad");
+  REQUIRE(engine::replace_file(bad_dir + "/x.bin", damaged).is_ok());
+  NnueTrainOptions bad = o;
+  bad.data = {bad_dir + "/x.bin"};
+  const Status bad_status = train_nnue(bad, s3);
+  REQUIRE_FALSE(bad_status.is_ok());
+  CHECK(bad_status.message().find("x.bin: record 5") != std::string::npos);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(bad_dir);
+}
+
+}  // namespace nnue_train_test

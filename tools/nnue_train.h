@@ -1,0 +1,59 @@
+// Training the NNUE evaluation on gensfen data: Adam on a mix of search value and game result,
+// a held-out loss per epoch, checkpoints to resume from, the quantised network written out.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+
+namespace tools {
+
+struct NnueTrainOptions {
+  std::vector<std::string> data;  // gensfen files, or directories of them (*.bin, sorted)
+  std::string out;                // the network file: the epoch of the lowest held-out loss
+  std::string checkpoint;         // "" = out + ".ckpt"
+  bool resume = false;            // go on from the checkpoint (same data and settings)
+  int epochs = 20;
+  int batch = 1024;
+  double learning_rate = 1e-3;
+  double learning_rate_decay = 0.95;  // per epoch
+  // The target: lambda * sigmoid(value / scale) + (1 - lambda) * result (1, 0.5, 0), and the
+  // prediction sigmoid(net's centipawns / scale), under cross-entropy.
+  double lambda = 0.7;
+  double sigmoid_scale = 600;
+  double holdout = 0.05;  // this share of the positions, the last ones read, is held out
+  int max_value = 32000;  // positions searched to more than this (centipawns) are left out
+  uint64_t seed = 1;
+  bool progress = false;  // a progress bar on stderr
+};
+
+struct NnueEpochReport {
+  int epoch = 0;                      // 1-based
+  double train_loss = 0;              // cross-entropy less the targets' own entropy (0 is exact)
+  double holdout_loss = 0;            // the same, on the held-out positions, float model
+  double holdout_loss_quantised = 0;  // with the engine's integer evaluation of the file written
+  double learning_rate = 0;
+  double seconds = 0;
+  double positions_per_second = 0;
+  bool written = false;  // the held-out loss is the lowest so far: this network is the output
+};
+
+struct NnueTrainSummary {
+  int64_t positions = 0, train_positions = 0, holdout_positions = 0, left_out = 0;
+  int first_epoch = 1;  // 1, or the epoch after the checkpoint's
+  // The scale that best predicts the game results from the search values on the training
+  // positions (sigmoid(value / scale)), for choosing sigmoid_scale.
+  double fitted_result_scale = 0;
+  std::vector<NnueEpochReport> epochs;
+};
+
+// Trains; `on_epoch` is called after every epoch (its files are then written).
+// Errors: unreadable or damaged data (naming the file and record), no positions, an
+// unwritable output, a checkpoint that does not match the data or settings.
+engine::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
+                          const std::function<void(const NnueEpochReport&)>& on_epoch = {});
+
+}  // namespace tools
