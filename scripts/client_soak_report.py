@@ -115,7 +115,7 @@ def main():
         totals["problems"] += len(problems)
         outcome = cells["a"][5] if cells["a"] and len(cells["a"]) > 5 else "?"
         totals["w"] += outcome == "WIN"
-        totals["d"] += outcome == "DRAW"
+        totals["d"] += outcome in ("DRAW", "CENSORED")  # CENSORED: Max_Moves reached, a draw
         totals["l"] += outcome == "LOSE"
         cell = lambda r: r[9] if r and len(r) > 9 else "-"
         print(f"{os.path.basename(game)}\t{len(moves)}\t{special}\t{outcome}\t{cell(cells['a'])}"
