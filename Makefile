@@ -138,6 +138,16 @@ $(BUILD)/obj/client/csa_config.o: OPT_client := -O0
 # of the tests; an exception thrown inside an assertion fails its test case instead.
 $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
 
+# The build's version (engine/version.h): `git describe` written into a header that is rewritten
+# only when the version changes, so that only engine/version.cpp recompiles then.
+$(BUILD)/gen/sashite_version.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define SASHITE_VERSION "%s"\n' \
+	  "$$(git describe --always --dirty 2>/dev/null || echo unknown)" > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+$(BUILD)/obj/engine/version.o: $(BUILD)/gen/sashite_version.h
+$(BUILD)/obj/engine/version.o: CXXFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(call opt_for,$<) -c -o $@ $<

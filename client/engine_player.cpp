@@ -32,7 +32,7 @@ EngineMove engine_move_from(const engine::SearchResult& result,
 EngineAdapter::EngineAdapter() {
   book::install_book_loader(engine_);
   engine_.set_info_callback([this](const engine::SearchInfo& info) {
-    if (info.pv.empty()) return;
+    if (info.pv.empty() || info.multipv > 1) return;  // the best line only
     std::lock_guard<std::mutex> lock(mutex_);
     last_pv_ = info.pv;
   });

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "engine/eval/weights.h"
@@ -63,10 +64,37 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_check("FutilityKeepStats", false).on_change = [this](const Option& o) {
     search_->set_keep_futility_stats(o.as_bool());
   };
-  // Default: 100 (ms). Time lost per move between the engine and the clock (GUI, network).
-  options_.add_spin("MoveOverhead", 100, 0, 60000).on_change = [this](const Option& o) {
-    search_->set_overhead_ms(o.as_int());
+  // Default: 1. The number of best lines searched and reported (GUIs' analysis modes).
+  options_.add_spin("MultiPV", 1, 1, kMaxMultiPv).on_change = [this](const Option& o) {
+    search_->set_multipv(int(o.as_int()));
   };
+  // The time options (TimeOptions in timeman.h). MoveOverhead is ours; the others have the
+  // names and meanings of YaneuraOu's, which GUI users and operators know, but defaults that
+  // leave MoveOverhead alone in charge.
+  // Default: 100 (ms). Time lost per move between the engine and the clock (GUI, network).
+  options_.add_spin("MoveOverhead", 100, 0, 60000).on_change = [this](const Option&) {
+    apply_time_options();
+  };
+  // Default: 0 (ms). The usual network delay, taken from the target time.
+  options_.add_spin("NetworkDelay", 0, 0, 60000).on_change = [this](const Option&) {
+    apply_time_options();
+  };
+  // Default: 0 (ms). The worst network delay, taken from the hard limit.
+  options_.add_spin("NetworkDelay2", 0, 0, 60000).on_change = [this](const Option&) {
+    apply_time_options();
+  };
+  // Default: 0 (ms). Think at least this long on main time, when the clock allows.
+  options_.add_spin("MinimumThinkingTime", 0, 0, 600000).on_change = [this](const Option&) {
+    apply_time_options();
+  };
+  // Default: 100 (percent). Scales the target time on main time.
+  options_.add_spin("SlowMover", 100, 1, 1000).on_change = [this](const Option&) {
+    apply_time_options();
+  };
+  // Default: 0 (none). Every search stops at this depth, whatever go says.
+  options_.add_spin("DepthLimit", 0, 0, kMaxPly);
+  // Default: 0 (none). Every search stops after this many nodes, whatever go says.
+  options_.add_spin("NodesLimit", 0, 0, int64_t(1) << 50);
   // Default: 0 (never, except with no legal move). Resign when the score is below -value.
   options_.add_spin("ResignValue", 0, 0, kValueMate).on_change = [this](const Option& o) {
     search_->set_resign_value(Value(o.as_int()));
@@ -215,6 +243,24 @@ Engine::~Engine() {
   search_->wait();
 }
 
+void Engine::apply_time_options() {
+  TimeOptions time;
+  time.overhead_ms = options_.get_int("MoveOverhead");
+  time.network_delay_ms = options_.get_int("NetworkDelay");
+  time.network_delay2_ms = options_.get_int("NetworkDelay2");
+  time.minimum_thinking_ms = options_.get_int("MinimumThinkingTime");
+  time.slow_mover_percent = int(options_.get_int("SlowMover"));
+  search_->set_time_options(time);
+}
+
+SearchLimits Engine::with_option_limits(SearchLimits limits) const {
+  if (const int depth = int(options_.get_int("DepthLimit")); depth > 0)
+    limits.depth = limits.depth > 0 ? std::min(limits.depth, depth) : depth;
+  if (const auto nodes = uint64_t(options_.get_int("NodesLimit")); nodes > 0)
+    limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, nodes) : nodes;
+  return limits;
+}
+
 void Engine::apply_futility() {
   search_->futility().configure(futility_mode(options_.get_string("FutilityMode")),
                                 int(options_.get_int("FutilityTargetPrecision")),
@@ -334,7 +380,7 @@ Status Engine::set_position(std::string_view sfen_or_startpos,
 
 void Engine::go(const SearchLimits& limits) {
   prepare();
-  search_->start(position_, limits, on_info_, on_result_);
+  search_->start(position_, with_option_limits(limits), on_info_, on_result_);
 }
 
 void Engine::stop() { search_->stop(); }
@@ -344,7 +390,8 @@ void Engine::wait() { search_->wait(); }
 SearchResult Engine::search(const SearchLimits& limits) {
   prepare();
   SearchResult result;
-  search_->start(position_, limits, on_info_, [&result](const SearchResult& r) { result = r; });
+  search_->start(position_, with_option_limits(limits), on_info_,
+                 [&result](const SearchResult& r) { result = r; });
   search_->wait();
   return result;
 }

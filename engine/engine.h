@@ -45,7 +45,11 @@ struct SearchInfo {
   int64_t time_ms = 0;
   uint64_t nps = 0;
   int hashfull = 0;  // per mille
+  int multipv = 0;   // with MultiPV above 1: which line (1 the best); 0: the only one
   std::vector<Move> pv;
+  // When set, not a search report but a message (USI `info string`), such as the book's
+  // moves.
+  std::string message;
 };
 
 // The outcome of a search (USI `bestmove`).
@@ -69,6 +73,8 @@ struct SearchResult {
 Status check_piece_set(const Position& pos);
 
 class SearchManager;  // engine/search.h
+
+constexpr int kMaxMultiPv = 600;  // MultiPV's maximum: more than any position's legal moves
 
 // Engine: owns the options, the game position (with its history, for repetition), the
 // transposition table and the search threads. One instance per engine; several can live in
@@ -126,6 +132,9 @@ class Engine {
 
  private:
   void apply_futility();
+  void apply_time_options();
+  // limits narrowed by DepthLimit and NodesLimit.
+  SearchLimits with_option_limits(SearchLimits limits) const;
   void apply_book();
   Status load_book();
   Status load_weights();

@@ -397,7 +397,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   int move_count = 0;
   const Value original_alpha = alpha;
   for (Move m = picker.next(); m != kMoveNone; m = picker.next()) {
-    if (kRootNode && std::find(root_moves_.begin(), root_moves_.end(), m) == root_moves_.end())
+    if (kRootNode && (std::find(root_moves_.begin(), root_moves_.end(), m) == root_moves_.end() ||
+                      std::find(pv_taken_.begin(), pv_taken_.end(), m) != pv_taken_.end()))
       continue;
     if (m == excluded) continue;
     if (!kRootNode && !pos_.is_legal(m)) continue;
@@ -542,6 +543,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const Bound bound = best_value >= beta                                  ? kBoundLower
                       : (kPvNode && best_value > original_alpha) ? kBoundExact
                                                                          : kBoundUpper;
+  // A MultiPV line after the first lacks the root's best moves: its value is not the root's.
+  if (kRootNode && pv_index_ > 0) return best_value;
   // The correction history learns from quiet results whose bound says on which side of
   // the static evaluation the true value lies (not under book bonuses, nor in a
   // singular-extension test, whose value lacks the best move).
@@ -669,63 +672,92 @@ void Worker::keep_unfinished_iteration(int depth, Value beta, const std::vector<
 
 void Worker::iterate() {
   SearchManager& m = manager_;
-  Value previous = kValueZero;
+  // MultiPV: the best `lines` root moves, each searched with the ones before it skipped.
+  const int lines = std::clamp(m.multipv_, 1, std::max(int(root_moves_.size()), 1));
+  std::vector<Value> previous(size_t(lines), kValueZero);  // each line's last value
   const int max_depth = m.limits_.depth > 0 ? std::min(m.limits_.depth, kMaxPly - 10) : kMaxPly - 10;
   Move last_best = kMoveNone;
+  struct Line {
+    Value value;
+    std::vector<Move> pv;
+  };
+  std::vector<Line> found;
   // Helper threads start at staggered depths so that they diverge from the main thread.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
     root_depth_ = depth;
-    Value alpha = -kValueInfinite, beta = kValueInfinite, delta = manager_.params_[kAspirationDelta];
-    if (depth >= 4 && std::abs(previous) < kValueMateInMaxPly) {
-      alpha = std::max(previous - delta, -kValueInfinite);
-      beta = std::min(previous + delta, kValueInfinite);
-    }
-    Value v = -kValueInfinite;
-    // The move that failed high in an earlier window of this iteration, with its value.
-    std::vector<Move> fail_high_pv;
-    Value fail_high_value = kValueNone;
-    for (;;) {
-      seldepth_ = 0;
-      v = search<kRoot>(alpha, beta, depth, 0, false);
-      if (stopped()) {
-        if (completed_depth_ > 0)
-          keep_unfinished_iteration(depth, beta, fail_high_pv, fail_high_value);
-        break;
+    pv_taken_.clear();
+    found.clear();
+    for (pv_index_ = 0; pv_index_ < lines; ++pv_index_) {
+      const Value last = previous[size_t(pv_index_)];
+      Value alpha = -kValueInfinite, beta = kValueInfinite, delta = manager_.params_[kAspirationDelta];
+      if (depth >= 4 && std::abs(last) < kValueMateInMaxPly) {
+        alpha = std::max(last - delta, -kValueInfinite);
+        beta = std::min(last + delta, kValueInfinite);
       }
-      if (v <= alpha) {
-        fail_high_pv.clear();
-        beta = (alpha + beta) / 2;
-        alpha = std::max(v - delta, -kValueInfinite);
-      } else if (v >= beta) {
-        fail_high_pv.assign(pv_[0], pv_[0] + pv_length_[0]);
-        fail_high_value = v;
-        beta = std::min(v + delta, kValueInfinite);
-      } else {
-        break;
+      Value v = -kValueInfinite;
+      // The move that failed high in an earlier window of this iteration, with its value.
+      std::vector<Move> fail_high_pv;
+      Value fail_high_value = kValueNone;
+      for (;;) {
+        seldepth_ = 0;
+        v = search<kRoot>(alpha, beta, depth, 0, false);
+        if (stopped()) {
+          if (completed_depth_ > 0 && pv_index_ == 0)
+            keep_unfinished_iteration(depth, beta, fail_high_pv, fail_high_value);
+          break;
+        }
+        if (v <= alpha) {
+          fail_high_pv.clear();
+          beta = (alpha + beta) / 2;
+          alpha = std::max(v - delta, -kValueInfinite);
+        } else if (v >= beta) {
+          fail_high_pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+          fail_high_value = v;
+          beta = std::min(v + delta, kValueInfinite);
+        } else {
+          break;
+        }
+        delta += delta / 2;
+        if (pv_length_[0] > 0) root_hint_ = pv_[0][0];
       }
-      delta += delta / 2;
-      if (pv_length_[0] > 0) root_hint_ = pv_[0][0];
+      if (stopped() || pv_length_[0] == 0) break;
+      found.push_back({v, std::vector<Move>(pv_[0], pv_[0] + pv_length_[0])});
+      pv_taken_.push_back(pv_[0][0]);
     }
-    if (stopped()) break;
+    pv_taken_.clear();
+    const int searched = pv_index_;
+    pv_index_ = 0;
+    // Stopped in the first line: the iteration gave nothing (keep_unfinished_iteration
+    // kept what it could). Stopped in a later one: the lines finished so far stand.
+    if (found.empty()) break;
+    std::stable_sort(found.begin(), found.end(),
+                     [](const Line& a, const Line& b) { return a.value > b.value; });
+    const Value v = found.front().value;
     completed_depth_ = depth;
     best_value_ = v;
-    best_pv_.assign(pv_[0], pv_[0] + pv_length_[0]);
-    if (!best_pv_.empty()) root_hint_ = best_pv_.front();
-    const bool score_dropped = depth > 4 && v < previous - 60;
-    previous = v;
+    best_pv_ = found.front().pv;
+    root_hint_ = best_pv_.front();
+    const bool score_dropped = depth > 4 && v < previous[0] - 60;
+    for (size_t i = 0; i < found.size(); ++i) previous[i] = found[i].value;
+    if (id_ == 0) {
+      if (m.multipv_ > 1) {
+        for (size_t i = 0; i < found.size(); ++i)
+          m.report_line(*this, depth, int(i) + 1, found[i].value, found[i].pv);
+      } else {
+        m.report(*this, depth);
+      }
+    }
+    if (searched < lines && stopped()) break;
     if (id_ != 0) continue;
-    m.report(*this, depth);
     // Time: stop starting new iterations once the optimum is spent, scaled up in critical
     // positions: the best move keeps changing, or the score falls.
-    if (!best_pv_.empty()) {
-      if (best_pv_.front() != last_best && last_best != kMoveNone)
-        m.instability_ = std::min(m.instability_ * 1.4, 2.5);
-      else if (score_dropped)
-        m.instability_ = std::min(m.instability_ * 1.3, 2.5);
-      else
-        m.instability_ = std::max(m.instability_ * 0.9, 1.0);
-      last_best = best_pv_.front();
-    }
+    if (best_pv_.front() != last_best && last_best != kMoveNone)
+      m.instability_ = std::min(m.instability_ * 1.4, 2.5);
+    else if (score_dropped)
+      m.instability_ = std::min(m.instability_ * 1.3, 2.5);
+    else
+      m.instability_ = std::max(m.instability_ * 0.9, 1.0);
+    last_best = best_pv_.front();
     if (m.budget_.managed && !m.budget_.spend_all && !m.pondering_.load() &&
         m.elapsed_ms() >= int64_t(double(m.budget_.optimum_ms) * m.instability_ * 0.6))
       break;
@@ -791,7 +823,7 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   limits_ = limits;
   SearchLimits unpondered = limits;
   unpondered.ponder = false;
-  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), overhead_ms_,
+  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), time_,
                                 params_);
   on_info_ = std::move(on_info);
   on_result_ = std::move(on_result);
@@ -836,7 +868,25 @@ void SearchManager::report(const Worker& w, int depth, SearchInfo::Bound bound) 
   info.time_ms = elapsed_ms();
   info.nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : info.nodes * 1000;
   info.hashfull = tt_.hashfull();
+  if (multipv_ > 1) info.multipv = 1;
   info.pv = w.best_pv();
+  on_info_(info);
+}
+
+void SearchManager::report_line(const Worker& w, int depth, int multipv, Value value,
+                                const std::vector<Move>& pv, SearchInfo::Bound bound) {
+  if (!on_info_) return;
+  SearchInfo info;
+  info.depth = depth;
+  info.bound = bound;
+  info.seldepth = std::max(w.seldepth(), depth);
+  info.score = value;
+  info.nodes = nodes();
+  info.time_ms = elapsed_ms();
+  info.nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : info.nodes * 1000;
+  info.hashfull = tt_.hashfull();
+  info.multipv = multipv;
+  info.pv = pv;
   on_info_(info);
 }
 
@@ -892,9 +942,15 @@ void SearchManager::run() {
   } else if (legal.empty()) {
     result.kind = SearchResult::Kind::kResign;
     result.score = -kValueMate;
-  } else if (const auto book_move = choose_book_move(prepare_book(legal)); book_move) {
+  } else if (const std::vector<BookSuggestion> book = prepare_book(legal);
+             const auto book_move = choose_book_move(book)) {
     result = *book_move;
   } else {
+    if (!book.empty() && !book_bonuses_.empty() && on_info_) {
+      SearchInfo note;
+      note.message = describe_book_suggestions(book, book.size());
+      on_info_(note);
+    }
     tt_.new_search();
     for (auto& w : workers_) w->prepare(root_, kMoveNone);
     std::vector<std::thread> helpers;

@@ -1,6 +1,7 @@
 // Search: iterative-deepening PVS alpha-beta over Lazy-SMP threads, with its manager.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -75,6 +76,12 @@ struct BookGuidance {
   int max_game_ply = 40;   // consult the book up to this game ply (the SFEN move number)
   int search_plies = 2;    // bonuses at the root (1) and at the replies too (2)
 };
+
+// The book's moves for an info string: "book move M, from ..." when suggestions[chosen] is
+// played outright, "book guides the search: ..." when chosen is past the end; each move with
+// its weight, games and stored value.
+std::string describe_book_suggestions(const std::vector<BookSuggestion>& suggestions,
+                                      size_t chosen);
 
 // One book bonus for a move of a position met in the first plies of the search.
 struct BookBonus {
@@ -169,6 +176,10 @@ class Worker {
   Value root_value_ = -kValueInfinite;  // the value of the root move pv_[0] holds
   Move root_hint_ = kMoveNone;
   std::vector<Move> root_moves_;  // legal root moves (no useless non-promotions)
+  // MultiPV: the line being searched (0 the best) and the first moves of the lines already
+  // searched in this iteration, which the root skips.
+  int pv_index_ = 0;
+  std::vector<Move> pv_taken_;
   int calls_ = 0;
   std::unique_ptr<mate::MateTable> mate_table_;  // kept between calls, cleared by clear()
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
@@ -202,7 +213,9 @@ class SearchManager {
   void set_weights(std::shared_ptr<const eval::Weights> weights) { weights_ = std::move(weights); }
   // The NNUE network that evaluates instead of the linear weights; null: the weights.
   void set_network(std::shared_ptr<const nnue::Network> network) { network_ = std::move(network); }
-  void set_overhead_ms(int64_t ms) { overhead_ms_ = ms; }
+  void set_time_options(const TimeOptions& time) { time_ = time; }
+  // MultiPV: the number of best lines searched and reported (1: only the best).
+  void set_multipv(int lines) { multipv_ = std::max(lines, 1); }
   void set_resign_value(Value v) { resign_value_ = v; }
   void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
   // A tunable number of the search or the time manager (search_params.h); takes effect at the
@@ -234,6 +247,9 @@ class SearchManager {
   // An info line for w's best line at `depth` (a lower bound: the unfinished iteration's
   // move that failed high).
   void report(const Worker& w, int depth, SearchInfo::Bound bound = SearchInfo::Bound::kExact);
+  // An info line for one of several lines (MultiPV): `multipv` counts from 1.
+  void report_line(const Worker& w, int depth, int multipv, Value value, const std::vector<Move>& pv,
+                   SearchInfo::Bound bound = SearchInfo::Bound::kExact);
   int64_t elapsed_ms() const;
   // Fills book_bonuses_ for the root and the positions after each root move; returns the
   // root's suggestions.
@@ -249,7 +265,8 @@ class SearchManager {
   std::shared_ptr<const eval::Weights> weights_;
   std::shared_ptr<const nnue::Network> network_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  int64_t overhead_ms_ = 100;
+  TimeOptions time_;
+  int multipv_ = 1;
   Value resign_value_ = 0;
   bool quiescence_checks_ = true;
   SearchParams params_;

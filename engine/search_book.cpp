@@ -1,6 +1,8 @@
 // SearchManager's opening-book guidance: the bonus table of one search and book moves.
 #include <algorithm>
+#include <cstdio>
 
+#include "engine/notation.h"
 #include "engine/search.h"
 
 namespace engine {
@@ -21,6 +23,24 @@ std::vector<BookBonus> to_bonuses(const std::vector<BookSuggestion>& suggestions
 }
 
 }  // namespace
+
+std::string describe_book_suggestions(const std::vector<BookSuggestion>& suggestions,
+                                      size_t chosen) {
+  std::string s = chosen < suggestions.size()
+                      ? "book move " + format_usi_move(suggestions[chosen].move) + ", from"
+                      : "book guides the search:";
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < suggestions.size() && i < kShown; ++i) {
+    const BookSuggestion& b = suggestions[i];
+    char weight[16];
+    std::snprintf(weight, sizeof weight, "%.0f%%", b.weight * 100);
+    s += ' ' + format_usi_move(b.move) + ' ' + weight + " (" + std::to_string(b.count);
+    if (b.value != kValueNone) s += ", " + std::to_string(b.value) + " cp";
+    s += ')';
+  }
+  if (suggestions.size() > kShown) s += " and " + std::to_string(suggestions.size() - kShown) + " more";
+  return s;
+}
 
 std::vector<BookSuggestion> SearchManager::prepare_book(const MoveList& legal) {
   book_bonuses_.clear();
@@ -62,6 +82,9 @@ std::optional<SearchResult> SearchManager::choose_book_move(
   r.score = suggestions[pick].value == kValueNone ? 0 : suggestions[pick].value;
   r.depth = 0;
   if (on_info_) {
+    SearchInfo note;
+    note.message = describe_book_suggestions(suggestions, pick);
+    on_info_(note);
     SearchInfo info;
     info.score = r.score;
     info.time_ms = elapsed_ms();

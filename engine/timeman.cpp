@@ -5,20 +5,22 @@
 
 namespace engine {
 
-TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, int64_t overhead_ms,
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, const TimeOptions& time,
                                const SearchParams& params) {
   TimeBudget b;
   constexpr int64_t kMinimumMs = 20;  // always leave the search a little
+  const int64_t target_delay = std::max(time.overhead_ms, time.network_delay_ms);
+  const int64_t hard_delay = std::max(target_delay, time.network_delay2_ms);
   if (limits.movetime_ms >= 0) {
     b.managed = true;
-    b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.movetime_ms - overhead_ms);
+    b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.movetime_ms - hard_delay);
     b.spend_all = true;
     return b;
   }
   if (limits.infinite || limits.ponder || !limits.has_clock()) {
     if (!limits.infinite && !limits.ponder && limits.byoyomi_ms > 0) {
       b.managed = true;
-      b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.byoyomi_ms - overhead_ms);
+      b.optimum_ms = b.maximum_ms = std::max<int64_t>(kMinimumMs, limits.byoyomi_ms - hard_delay);
       b.spend_all = true;
     }
     return b;
@@ -30,7 +32,7 @@ TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, in
   // What can be spent on this move without losing on time. The Fischer increment is not
   // counted: under USI it is credited after the move (the CSA client passes a main time
   // that already includes an increment credited before the move).
-  const int64_t safe = std::max<int64_t>(kMinimumMs, remaining + byoyomi - overhead_ms);
+  const int64_t safe = std::max<int64_t>(kMinimumMs, remaining + byoyomi - hard_delay);
   if (remaining == 0) {
     b.optimum_ms = b.maximum_ms = safe;
     b.spend_all = byoyomi > 0;
@@ -49,8 +51,9 @@ TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, in
   int64_t maximum = std::min(remaining / 4 + increment + byoyomi, params[kTimeMaximumRatio] * optimum / 10);
   // With byoyomi, the main time is a bonus: do not burn it to the last second.
   if (byoyomi > 0) optimum = std::max(optimum, byoyomi);
-  b.optimum_ms = std::clamp(optimum - overhead_ms, kMinimumMs, safe);
-  b.maximum_ms = std::clamp(maximum - overhead_ms, b.optimum_ms, safe);
+  optimum = optimum * time.slow_mover_percent / 100;
+  b.optimum_ms = std::clamp(std::max(optimum - target_delay, time.minimum_thinking_ms), kMinimumMs, safe);
+  b.maximum_ms = std::clamp(maximum - hard_delay, b.optimum_ms, safe);
   return b;
 }
 

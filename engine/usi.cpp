@@ -12,6 +12,7 @@
 #include "engine/mate/usi_mate.h"
 #include "engine/notation.h"
 #include "engine/shown_text.h"
+#include "engine/version.h"
 
 namespace engine {
 namespace {
@@ -215,7 +216,7 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
 }
 
 void UsiSession::usi() {
-  writer_.line(std::string("id name ") + kEngineName);
+  writer_.line(std::string("id name ") + kEngineName + ' ' + build_version());
   writer_.line(std::string("id author ") + kEngineAuthor);
   for (const std::string& line : engine_.options().usi_lines()) writer_.line(line);
   writer_.line("usiok");
@@ -422,8 +423,10 @@ std::string format_usi_score(Value score, SearchInfo::Bound bound) {
 }
 
 std::string format_usi_info(const SearchInfo& info) {
+  if (!info.message.empty()) return "info string " + shown_text(info.message, 600);
   std::string s = "info depth " + std::to_string(info.depth);
   s += " seldepth " + std::to_string(info.seldepth);
+  if (info.multipv > 0) s += " multipv " + std::to_string(info.multipv);
   s += " score " + format_usi_score(info.score, info.bound);
   s += " nodes " + std::to_string(info.nodes);
   s += " nps " + std::to_string(info.nps);

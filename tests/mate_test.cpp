@@ -468,9 +468,39 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   runner.stop();
   runner.stop_and_wait();
-  REQUIRE(lines.size() == 4);
-  CHECK(lines[2] == "checkmate timeout");
-  CHECK(lines[3] == "checkmate timeout");
+  // The searches on the solver's thread end with an info line of their nodes and time.
+  std::vector<std::string> answers, infos;
+  for (const std::string& line : lines) (line.rfind("info ", 0) == 0 ? infos : answers).push_back(line);
+  REQUIRE(answers.size() == 4);
+  CHECK(answers[2] == "checkmate timeout");
+  CHECK(answers[3] == "checkmate timeout");
+  CHECK(infos.size() == 2);
+  for (const std::string& info : infos) CHECK(info.find(" nodes ") != std::string::npos);
+}
+
+TEST_CASE("go mate: an info line about once a second while solving") {
+  UsiMateRunner runner;
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  auto print = [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex);
+    lines.push_back(line);
+  };
+  Position pos;
+  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
+  runner.start(pos, 1500, print);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // it ends by its time limit
+  runner.stop_and_wait();
+  INFO(lines.size());
+  REQUIRE(lines.size() >= 3);  // progress, the closing info line, the answer
+  CHECK(lines.back() == "checkmate timeout");
+  const std::string& progress = lines.front();
+  CHECK(progress.rfind("info seldepth ", 0) == 0);
+  const size_t at = progress.find(" time ");
+  REQUIRE(at != std::string::npos);
+  const int ms = std::stoi(progress.substr(at + 6));
+  CHECK(ms >= 1000);
+  CHECK(ms < 1500);
 }
 
 TEST_CASE("mate solver: an evasion that checks the attacker's king is answered as a check") {

@@ -357,7 +357,7 @@ TEST_CASE("time budget never exceeds what can be spent") {
         limits.byoyomi_ms = byoyomi;
         limits.increment_ms[kBlack] = limits.increment_ms[kWhite] = inc;
         for (int ply : {1, 40, 150}) {
-          const TimeBudget b = compute_time_budget(limits, kBlack, ply, 100);
+          const TimeBudget b = compute_time_budget(limits, kBlack, ply, TimeOptions{100});
           CAPTURE(left);
           CAPTURE(byoyomi);
           CAPTURE(inc);
@@ -373,16 +373,16 @@ TEST_CASE("time budget never exceeds what can be spent") {
   limits = SearchLimits();
   limits.time_left_ms[kBlack] = limits.time_left_ms[kWhite] = 0;
   limits.byoyomi_ms = 1000;
-  CHECK(compute_time_budget(limits, kWhite, 10, 100).maximum_ms == 900);
+  CHECK(compute_time_budget(limits, kWhite, 10, TimeOptions{100}).maximum_ms == 900);
   // No clock at all: unmanaged.
-  CHECK(!compute_time_budget(SearchLimits(), kBlack, 1, 100).managed);
+  CHECK(!compute_time_budget(SearchLimits(), kBlack, 1, TimeOptions{100}).managed);
   // floodgate's 300 s + 10 s Fischer (the client passes the increment inside the main time):
   // the second move neither thinks long nor may run long; the middle game gets more.
   limits = SearchLimits();
   limits.time_left_ms[kBlack] = limits.time_left_ms[kWhite] = 310000;
   limits.increment_ms[kBlack] = limits.increment_ms[kWhite] = 10000;
-  const TimeBudget opening = compute_time_budget(limits, kBlack, 3, 100);
-  const TimeBudget middle = compute_time_budget(limits, kBlack, 40, 100);
+  const TimeBudget opening = compute_time_budget(limits, kBlack, 3, TimeOptions{100});
+  const TimeBudget middle = compute_time_budget(limits, kBlack, 40, TimeOptions{100});
   CHECK(opening.maximum_ms <= 30000);
   CHECK(opening.optimum_ms < middle.optimum_ms);
   CHECK(middle.maximum_ms <= 3 * middle.optimum_ms + 300);

@@ -23,6 +23,7 @@
 #include "engine/engine.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "engine/version.h"
 #include "tools/mate_bench.h"
 
 #ifndef SASHITE_BINARY
@@ -341,7 +342,7 @@ TEST_CASE("usi: the engine registers the standard options") {
   std::vector<std::string> out = run_script(engine, "usi\n");
   INFO(join(out));
   REQUIRE(out.size() >= 4);
-  CHECK(out.front() == "id name sashite");
+  CHECK(out.front() == std::string("id name sashite ") + build_version());
   CHECK(starts_with(out[1], "id author "));
   CHECK(out.back() == "usiok");
   CHECK(count_prefix(out, "option name USI_Hash type spin ") == 1);
@@ -707,7 +708,7 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("usi"));
     std::vector<std::string> lines;
     REQUIRE(engine.wait_for("usiok", 10000, &lines));
-    CHECK(lines.front() == "id name sashite");
+    CHECK(lines.front() == std::string("id name sashite ") + engine::build_version());
     CHECK(count_prefix(lines, "id author ") == 1);
     CHECK(count_prefix(lines, "option name USI_Hash type spin") == 1);
     CHECK(count_prefix(lines, "option name USI_Ponder type check") == 1);

@@ -124,6 +124,13 @@ bool MateSearch::expand(int ply, Value* terminal) {
       abort_reason_ = "time limit " + std::to_string(options_.time_limit_ms) + " ms";
       return false;
     }
+    if (options_.progress) {
+      const int64_t elapsed = now_ms() - start_ms_;
+      if (elapsed - last_progress_ms_ >= 1000) {
+        last_progress_ms_ = elapsed;
+        options_.progress(nodes_, elapsed, max_ply_reached_);
+      }
+    }
   }
   const bool or_node = is_or_node(ply);
   if (or_node && ply >= options_.max_ply) {

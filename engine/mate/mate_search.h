@@ -90,6 +90,7 @@ class MateSearch {
   bool aborted_ = false;
   std::string abort_reason_;
   int64_t start_ms_ = 0;
+  int64_t last_progress_ms_ = 0;  // when options_.progress was last called
 };
 
 }  // namespace engine::mate

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ struct MateOptions {
   size_t table_megabytes = 64;  // Default: 64 (when solve_mate makes its own table)
   MateHooks* hooks = nullptr;   // Default: none
   bool verify_line = true;      // Default: replay and check the mate line
+  // Called from the searching thread about once a second (`go mate`'s info lines): the nodes
+  // so far, the milliseconds since the start and the deepest ply reached.
+  std::function<void(uint64_t nodes, int64_t ms, int max_ply)> progress;  // Default: none
 };
 
 struct MateResult {

@@ -2,6 +2,7 @@
 #include "engine/mate/usi_mate.h"
 
 #include <limits>
+#include <string>
 
 #include "engine/mate/solver.h"
 #include "engine/notation.h"
@@ -49,8 +50,16 @@ void UsiMateRunner::start(const Position& pos, int64_t time_ms,
     options.node_limit = std::numeric_limits<uint64_t>::max();
     options.time_limit_ms = time_ms;
     options.stop = &stop_;
+    // An info line about once a second while solving, as GUIs' mate modes show.
+    options.progress = [&print](uint64_t nodes, int64_t ms, int max_ply) {
+      print("info seldepth " + std::to_string(max_ply) + " time " + std::to_string(ms) + " nodes " +
+            std::to_string(nodes) + " nps " + std::to_string(ms > 0 ? nodes * 1000 / uint64_t(ms) : 0));
+    };
     MateResult result;
     solve_mate(pos, options, result, table_.get());
+    print("info seldepth " + std::to_string(result.max_ply_reached) + " time " +
+          std::to_string(result.ms) + " nodes " + std::to_string(result.nodes) + " nps " +
+          std::to_string(result.ms > 0 ? result.nodes * 1000 / uint64_t(result.ms) : 0));
     print(format_usi_checkmate(result));
   });
 }
