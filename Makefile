@@ -3,6 +3,7 @@
 #   make test       install what is missing, build, run every test (sanitizers included)
 #   make demo       install what is missing, build, show the system at work
 #   make deps       install the Debian packages the build and tests need (as root)
+#   make install    build, then install into PREFIX (/usr/local): bin/sashite, share/sashite/
 # Knobs: DEBUG=1 (-g, assertions, lighter optimisation), SANITIZE=address,undefined,
 #        OPT_<dir>=-O2 (one directory's optimisation, below), NATIVE=1 (-march=native),
 #        DEBUG_INFO=-g1 (with DEBUG=1: line tables only, what sanitizer reports need;
@@ -13,6 +14,10 @@
 
 CXX      ?= g++
 BUILD    ?= build
+# make install: the binary in $(PREFIX)/bin, the weights, the book and the configs in
+# $(SHARE_DIR), where the binary looks for them wherever it is copied; DESTDIR for packaging.
+PREFIX   ?= /usr/local
+SHARE_DIR := $(PREFIX)/share/sashite
 JOBS     ?= $(shell nproc)
 CXXFLAGS := -std=c++20 -Wall -Wextra -pthread -I. -MMD -MP
 LDLIBS   := -lleveldb -llinear -lspdlog -lfmt -pthread
@@ -107,7 +112,7 @@ endif
 OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o
 OSL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_agreement_main.o
 
-.PHONY: FORCE all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format clean fuzz
+.PHONY: FORCE install all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format clean fuzz
 
 all: bin tests-bin osl-bin
 bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
@@ -138,12 +143,13 @@ $(BUILD)/obj/client/csa_config.o: OPT_client := -O0
 # of the tests; an exception thrown inside an assertion fails its test case instead.
 $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
 
-# The build's version (engine/version.h): `git describe` written into a header that is rewritten
-# only when the version changes, so that only engine/version.cpp recompiles then.
+# The build's version and install directory (engine/version.h): `git describe` and
+# $(PREFIX)/share/sashite written into a header that is rewritten only when one of them
+# changes, so that only engine/version.cpp recompiles then.
 $(BUILD)/gen/sashite_version.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define SASHITE_VERSION "%s"\n' \
-	  "$$(git describe --always --dirty 2>/dev/null || echo unknown)" > $@.new
+	@printf '#define SASHITE_VERSION "%s"\n#define SASHITE_SHARE_DIR "%s"\n' \
+	  "$$(git describe --always --dirty 2>/dev/null || echo unknown)" "$(SHARE_DIR)" > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 $(BUILD)/obj/engine/version.o: $(BUILD)/gen/sashite_version.h
 $(BUILD)/obj/engine/version.o: CXXFLAGS += -I$(BUILD)/gen
@@ -189,6 +195,9 @@ $(BUILD)/book/default.stamp: $(DEFAULT_BOOK_SRC) book/book_format.h | $(BUILD)/s
 
 deps:
 	scripts/install-deps.sh
+
+install: bin
+	scripts/install.sh "$(DESTDIR)$(PREFIX)" "$(BUILD)"
 
 deps-if-missing:
 	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh

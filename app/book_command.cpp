@@ -142,7 +142,7 @@ void run_import(const ImportOptions& o) {
 
 void run_export(const ExportOptions& o) {
   std::vector<book::BookEntry> entries;
-  engine::Status s = book::load_book(o.book, entries);
+  engine::Status s = book::load_book(o.book, entries, book::kBookLockWaitMs);
   if (!s) fail_command("book export", s.message());
   size_t written = 0;
   if (o.out.empty()) {
@@ -159,7 +159,7 @@ void run_export(const ExportOptions& o) {
 
 void run_stats(const StatsOptions& o) {
   book::BookDb db;
-  engine::Status s = db.open(o.book, /*create=*/false);
+  engine::Status s = book::open_existing_book(db, o.book, book::kBookLockWaitMs);
   if (!s) fail_command("book stats", s.message());
   std::vector<book::BookEntry> entries;
   s = db.for_each([&](const book::BookEntry& e) {

@@ -38,7 +38,7 @@ void run_query(const QueryOptions& options) {
   engine::Status status = pos.set_sfen(options.sfen);
   if (!status) fail("--sfen: " + status.message());
   std::vector<book::BookEntry> entries;
-  status = book::load_book(options.book_directory, entries);
+  status = book::load_book(options.book_directory, entries, book::kBookLockWaitMs);
   if (!status) fail(status.message());
   const book::Book book(std::move(entries));
   book::RetrievalOptions retrieval;

@@ -4,11 +4,16 @@
 #include <chrono>
 #include <thread>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <leveldb/db.h>
 #include <leveldb/filter_policy.h>
 #include <leveldb/write_batch.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <unordered_map>
 
@@ -49,6 +54,40 @@ engine::Status leveldb_error(const std::string& directory, const leveldb::Status
   return engine::Status::error(where(directory) + text);
 }
 
+// Copies the database files of `directory` (not LevelDB's LOCK and LOG, which it writes
+// anew) into a fresh private directory under the system's temporary directory.
+engine::Status make_private_copy(const std::string& directory, std::string& copy) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  std::string pattern = (base / "sashite-book-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))
+    return engine::Status::error(where(directory) +
+                                 "not writable, and no private copy could be made in " +
+                                 base.string() + ": " + std::strerror(errno));
+  copy = pattern;
+  for (const fs::directory_entry& file : fs::directory_iterator(directory, ec)) {
+    const std::string name = file.path().filename().string();
+    if (name == "LOCK" || name == "LOG" || name == "LOG.old" || !file.is_regular_file(ec)) continue;
+    fs::copy_file(file.path(), fs::path(copy) / name, ec);
+    if (ec) break;
+  }
+  if (ec) {
+    fs::remove_all(copy);
+    copy.clear();
+    return engine::Status::error(where(directory) +
+                                 "not writable, and copying it to a private directory failed: " +
+                                 ec.message());
+  }
+  return engine::Status::ok();
+}
+
+engine::Status read_only_error(const std::string& directory) {
+  return engine::Status::error(where(directory) +
+                               "not writable (opened from a private copy, for reading only)");
+}
+
 }  // namespace
 
 BookDb::BookDb() = default;
@@ -57,6 +96,11 @@ BookDb::~BookDb() { close(); }
 void BookDb::close() {
   db_.reset();
   directory_.clear();
+  if (!private_copy_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(private_copy_, ec);
+    private_copy_.clear();
+  }
 }
 
 engine::Status BookDb::open(const std::string& directory, bool create) {
@@ -79,16 +123,25 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
                                    "database); choose a new or empty directory");
   }
 
+  // LevelDB writes a LOCK, a LOG and a new MANIFEST on every open: a book in a directory we
+  // may only read (installed by root, shared storage) is opened from a private copy.
+  std::string open_at = directory;
+  if (!create && ::access(directory.c_str(), W_OK) != 0) {
+    if (engine::Status copied = make_private_copy(directory, private_copy_); !copied) return copied;
+    open_at = private_copy_;
+  }
+
   leveldb::Options options;
   options.create_if_missing = create;
   options.paranoid_checks = true;
   options.filter_policy = bloom_filter_policy();
   options.write_buffer_size = 16 << 20;
   leveldb::DB* raw = nullptr;
-  leveldb::Status s = leveldb::DB::Open(options, directory, &raw);
+  leveldb::Status s = leveldb::DB::Open(options, open_at, &raw);
   if (!s.ok()) {
     const engine::Status error = leveldb_error(directory, s);
     locked_ = error.message().find("locked by another process") != std::string::npos;
+    close();
     return error;
   }
   db_.reset(raw);
@@ -164,6 +217,7 @@ engine::Status BookDb::get(uint64_t key, BookEntry& out, bool& found) const {
 
 engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
   if (!db_) return engine::Status::error("book: put on a book that is not open");
+  if (read_only()) return read_only_error(directory_);
   // Entries of this call sharing a key are combined (or the last one kept) before writing.
   std::unordered_map<uint64_t, BookEntry> merged;
   std::vector<uint64_t> order;
@@ -252,15 +306,13 @@ engine::Status BookDb::get_meta(const std::string& name, std::string& value, boo
 
 engine::Status BookDb::put_meta(const std::string& name, const std::string& value) {
   if (!db_) return engine::Status::error("book: put_meta on a book that is not open");
+  if (read_only()) return read_only_error(directory_);
   const leveldb::Status s = db_->Put(leveldb::WriteOptions(), meta_key(name), value);
   if (!s.ok()) return leveldb_error(directory_, s);
   return engine::Status::ok();
 }
 
-engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
-                         int lock_wait_ms) {
-  out.clear();
-  BookDb db;
+engine::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lock_wait_ms);
   engine::Status s = db.open(directory, /*create=*/false);
   // Another engine loading the same book holds LevelDB's lock for a moment: wait for it.
@@ -269,6 +321,14 @@ engine::Status load_book(const std::string& directory, std::vector<BookEntry>& o
     std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
     s = db.open(directory, /*create=*/false);
   }
+  return s;
+}
+
+engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
+                         int lock_wait_ms) {
+  out.clear();
+  BookDb db;
+  engine::Status s = open_existing_book(db, directory, lock_wait_ms);
   if (!s) return s;
   return db.for_each([&out](const BookEntry& e) {
     out.push_back(e);

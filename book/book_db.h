@@ -28,7 +28,9 @@ class BookDb {
 
   // Opens an existing book (create=false) or creates one (create=true; an existing book is
   // opened). Errors name the directory: not a book (no format-version record), a newer
-  // format, a corrupt database, locked by another process.
+  // format, a corrupt database, locked by another process. An existing book in a directory
+  // this process may not write is opened from a private copy (LevelDB writes on every open),
+  // deleted at close; writes to it are errors.
   engine::Status open(const std::string& directory, bool create);
   void close();
 
@@ -44,14 +46,24 @@ class BookDb {
   engine::Status put_meta(const std::string& name, const std::string& value);
 
   const std::string& directory() const { return directory_; }
+  // True when the book was opened from a private copy (its directory is not writable).
+  bool read_only() const { return !private_copy_.empty(); }
   // True when the last open failed because another process (or BookDb) holds the book.
   bool locked() const { return locked_; }
 
  private:
   std::unique_ptr<leveldb::DB> db_;
   std::string directory_;
+  std::string private_copy_;  // the copy opened instead of a read-only directory, or ""
   bool locked_ = false;
 };
+
+// Opens an existing book (BookDb::open with create=false); while another process holds the
+// book's lock (an engine loading it), retries for up to lock_wait_ms.
+engine::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms);
+
+// How long the command-line tools and the engine wait for a book another process holds.
+constexpr int kBookLockWaitMs = 10000;
 
 // Reads a whole book into memory (open, for_each, close). While another process holds the
 // book's lock (an engine loading it too), retries for up to lock_wait_ms.

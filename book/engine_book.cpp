@@ -8,8 +8,6 @@
 namespace book {
 namespace {
 
-constexpr int kLockWaitMs = 10000;
-
 BookMode to_book_mode(engine::BookMode mode) {
   switch (mode) {
     case engine::BookMode::kExact: return BookMode::kExact;
@@ -62,7 +60,7 @@ engine::Status load_engine_book(const std::string& directory,
   std::vector<BookEntry> entries;
   // Engines started together (two clients of the demo, a match against itself) load the
   // same book at once; each holds the lock for the fraction of a second a load takes.
-  if (engine::Status st = load_book(directory, entries, kLockWaitMs); !st) return st;
+  if (engine::Status st = load_book(directory, entries, kBookLockWaitMs); !st) return st;
   out = std::make_shared<EngineBook>(std::move(entries));
   return engine::Status::ok();
 }

@@ -1,4 +1,4 @@
-// The build's version: SASHITE_VERSION comes from the version.h that the Makefile generates.
+// The build's version and install directory: the Makefile generates sashite_version.h.
 #include "engine/version.h"
 
 #include "sashite_version.h"
@@ -6,5 +6,7 @@
 namespace engine {
 
 const char* build_version() { return SASHITE_VERSION; }
+
+const char* install_share_directory() { return SASHITE_SHARE_DIR; }
 
 }  // namespace engine

@@ -1,0 +1,96 @@
+// make install: the installed binary finds its weights, SVM model and book wherever PREFIX is,
+// and the places a binary looks for its shipped files.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "engine/shipped_file.h"
+#include "engine/version.h"
+
+namespace install_test {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string run(const std::string& command, int& status) {
+  std::string out;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+const fs::path kRepository = fs::path(SASHITE_TEST_DATA_DIR).parent_path().parent_path();
+
+}  // namespace
+
+TEST_CASE("shipped files: the build tree, beside the binary, ../share/sashite, the PREFIX") {
+  const auto candidates = engine::shipped_file_candidates("/opt/x/bin", "data/weights/default.eval",
+                                                          "/usr/local/share/sashite");
+  REQUIRE(candidates.size() == 5);
+  CHECK(candidates[0] == "/opt/x/data/weights/default.eval");
+  CHECK(candidates[1] == "/opt/x/bin/data/weights/default.eval");
+  CHECK(candidates[2] == "/opt/x/share/sashite/data/weights/default.eval");
+  CHECK(candidates[3] == "/usr/local/share/sashite/data/weights/default.eval");
+  CHECK(candidates[4] == "data/weights/default.eval");
+  const auto books = engine::default_book_candidates("/opt/x/bin", "/usr/local/share/sashite");
+  REQUIRE(books.size() == 4);
+  CHECK(books[0] == "/opt/x/bin/book/default");
+  CHECK(books[1] == "/opt/x/share/sashite/book/default");
+  CHECK(books[2] == "/usr/local/share/sashite/book/default");
+  // A binary copied anywhere falls back on the share directory of the PREFIX it was built for.
+  CHECK(fs::path(engine::install_share_directory()).filename() == "sashite");
+  CHECK(engine::first_existing({"/nonexistent/a", kRepository / "Makefile"}) ==
+        (kRepository / "Makefile").string());
+  CHECK(engine::first_existing({"/nonexistent/a", "/nonexistent/b"}) == "/nonexistent/a");
+}
+
+TEST_CASE("scripts/install.sh: the installed binary plays with its weights and its book") {
+  std::string templ = (fs::temp_directory_path() / "sashite-install.XXXXXX").string();
+  REQUIRE(::mkdtemp(templ.data()) != nullptr);
+  const fs::path root = templ;
+  int status = -1;
+  std::string out = run("cd " + kRepository.string() + " && scripts/install.sh " +
+                            (root / "prefix").string() + " build",
+                        status);
+  INFO(out);
+  REQUIRE(status == 0);
+  const fs::path share = root / "prefix/share/sashite";
+  CHECK(fs::exists(root / "prefix/bin/sashite"));
+  CHECK(fs::exists(share / "data/weights/default.eval"));
+  CHECK(fs::exists(share / "data/mate/svm.model"));
+  CHECK(fs::exists(share / "book/default/CURRENT"));
+  CHECK(!fs::exists(share / "book/default/LOCK"));
+  CHECK(fs::exists(share / "config/floodgate.toml"));
+
+  // Run from elsewhere: no load error, the book guides the first move.
+  out = run("cd " + root.string() +
+                " && printf 'setoption name MateControl value limit\\nisready\\n"
+                "position startpos\\ngo depth 2\\n' | (cat; sleep 2; echo quit) | " +
+                (root / "prefix/bin/sashite").string() + " usi",
+            status);
+  INFO(out);
+  CHECK(status == 0);
+  CHECK(out.find("info string error") == std::string::npos);
+  CHECK(out.find("info string book guides the search: ") != std::string::npos);
+  CHECK(out.find("bestmove ") != std::string::npos);
+
+  // A second install replaces the first.
+  out = run("cd " + kRepository.string() + " && scripts/install.sh " + (root / "prefix").string() +
+                " build",
+            status);
+  CHECK(status == 0);
+  CHECK(fs::exists(share / "book/default/CURRENT"));
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
+}  // namespace install_test
