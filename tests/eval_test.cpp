@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,62 +18,18 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "scrambled_weights.h"
+#include "test_positions.h"
 
 namespace eval_test {
 
 using namespace engine;
 using namespace engine::eval;
+using test_positions::colour_flipped;
+using test_positions::from_sfen;
+using test_positions::mirrored;
+using test_positions::random_playout_sfens;
 
 namespace {
-
-// SFENs met along seeded random playouts from the start position (every ply).
-std::vector<std::string> random_playout_sfens(uint64_t seed, int games, int max_plies) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::string> sfens;
-  for (int g = 0; g < games; ++g) {
-    Position pos;
-    for (int ply = 0; ply < max_plies; ++ply) {
-      const MoveList moves = legal_moves(pos);
-      if (moves.empty()) break;
-      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
-      sfens.push_back(pos.sfen());
-    }
-  }
-  return sfens;
-}
-
-Position from_sfen(const std::string& sfen) {
-  Position pos;
-  REQUIRE(pos.set_sfen(sfen).is_ok());
-  return pos;
-}
-
-// The board turned 180 degrees with the colours of pieces, hands and side to move swapped.
-Position colour_flipped(const Position& pos) {
-  const PositionSetup in = pos.setup();
-  PositionSetup out = in;
-  for (Square s = 0; s < kSquareNb; ++s) {
-    const Piece p = in.board[s];
-    out.board[kSquareNb - 1 - s] = p == kNoPiece ? kNoPiece : make_piece(~color_of(p), type_of(p));
-  }
-  out.hands[kBlack] = in.hands[kWhite];
-  out.hands[kWhite] = in.hands[kBlack];
-  out.side_to_move = ~in.side_to_move;
-  Position flipped;
-  REQUIRE(flipped.set(out).is_ok());
-  return flipped;
-}
-
-// The board mirrored left to right (file 1 <-> file 9), nothing else changed.
-Position mirrored(const Position& pos) {
-  const PositionSetup in = pos.setup();
-  PositionSetup out = in;
-  for (Square s = 0; s < kSquareNb; ++s)
-    out.board[make_square(8 - file_of(s), rank_of(s))] = in.board[s];
-  Position result;
-  REQUIRE(result.set(out).is_ok());
-  return result;
-}
 
 std::string shipped_weights_path(const std::string& name) {
   return std::string(SASHITE_TEST_DATA_DIR) + "/../../data/weights/" + name;

@@ -18,59 +18,18 @@
 #include "engine/nnue/network.h"
 #include "engine/position.h"
 #include "nnue_test_network.h"
+#include "test_positions.h"
 
 namespace nnue_test {
 
 using namespace engine;
 using namespace engine::nnue;
+using test_positions::colour_flipped;
+using test_positions::from_sfen;
+using test_positions::mirrored;
+using test_positions::random_playout_sfens;
 
 namespace {
-
-Position from_sfen(const std::string& sfen) {
-  Position pos;
-  REQUIRE(pos.set_sfen(sfen).is_ok());
-  return pos;
-}
-
-Position colour_flipped(const Position& pos) {
-  const PositionSetup in = pos.setup();
-  PositionSetup out = in;
-  for (Square s = 0; s < kSquareNb; ++s) {
-    const Piece p = in.board[s];
-    out.board[kSquareNb - 1 - s] = p == kNoPiece ? kNoPiece : make_piece(~color_of(p), type_of(p));
-  }
-  out.hands[kBlack] = in.hands[kWhite];
-  out.hands[kWhite] = in.hands[kBlack];
-  out.side_to_move = ~in.side_to_move;
-  Position flipped;
-  REQUIRE(flipped.set(out).is_ok());
-  return flipped;
-}
-
-Position mirrored(const Position& pos) {
-  const PositionSetup in = pos.setup();
-  PositionSetup out = in;
-  for (Square s = 0; s < kSquareNb; ++s)
-    out.board[make_square(8 - file_of(s), rank_of(s))] = in.board[s];
-  Position result;
-  REQUIRE(result.set(out).is_ok());
-  return result;
-}
-
-std::vector<std::string> playout_sfens(uint64_t seed, int games, int plies) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::string> sfens;
-  for (int g = 0; g < games; ++g) {
-    Position pos;
-    for (int ply = 0; ply < plies; ++ply) {
-      const MoveList moves = legal_moves(pos);
-      if (moves.empty()) break;
-      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
-      sfens.push_back(pos.sfen());
-    }
-  }
-  return sfens;
-}
 
 std::string temporary_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -84,7 +43,7 @@ TEST_CASE("nnue: a full set has 40 distinct features per perspective, inside the
   for (const std::string& sfen :
        {std::string(Position::kStartSfen),
         std::string("ln1g3+Rl/2skg4/ppppp1+B1p/9/9/9/PPPPP3P/2G6/LNK5L b BGSNr2sn6p 99"),
-        playout_sfens(1, 1, 150).back()}) {
+        random_playout_sfens(1, 1, 150).back()}) {
     const Position pos = from_sfen(sfen);
     for (Color c : {kBlack, kWhite}) {
       FeatureList list;
@@ -183,7 +142,7 @@ TEST_CASE("nnue: the incremental evaluator equals evaluation from scratch along 
 TEST_CASE("nnue: AVX2 and the plain code give the same values") {
   const Network net = test::random_network(9);
   std::vector<Value> with_simd;
-  const std::vector<std::string> sfens = playout_sfens(5, 8, 150);
+  const std::vector<std::string> sfens = random_playout_sfens(5, 8, 150);
   for (const std::string& sfen : sfens) with_simd.push_back(evaluate(from_sfen(sfen), net));
   INFO("simd: ", simd_name());
   set_simd(false);
@@ -196,7 +155,7 @@ TEST_CASE("nnue: AVX2 and the plain code give the same values") {
 TEST_CASE("nnue: colour-flipped positions evaluate the same, and mirrored ones off file 5") {
   const Network net = test::random_network(13);
   int mirrored_checked = 0;
-  for (const std::string& sfen : playout_sfens(77, 20, 160)) {
+  for (const std::string& sfen : random_playout_sfens(77, 20, 160)) {
     const Position pos = from_sfen(sfen);
     CAPTURE(sfen);
     CHECK(evaluate(pos, net) == evaluate(colour_flipped(pos), net));

@@ -19,6 +19,7 @@
 #include "engine/position.h"
 #include "tools/gensfen_format.h"
 #include "tools/nnue_model.h"
+#include "test_positions.h"
 
 namespace nnue_train_test {
 
@@ -49,41 +50,27 @@ int material(const Position& pos, Color c) {
 // Positions of seeded random playouts, valued by material from the side to move's view, the
 // result the sign of it: a target a network learns quickly.
 std::vector<GensfenRecord> material_records(uint64_t seed, int games) {
-  std::mt19937_64 rng(seed);
   std::vector<GensfenRecord> records;
-  for (int g = 0; g < games; ++g) {
-    Position pos;
-    for (int ply = 0; ply < 120; ++ply) {
-      MoveList moves = legal_moves(pos);
-      if (moves.empty()) break;
-      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
-      if (pos.in_check() || ply < 10) continue;
-      GensfenRecord r;
-      r.position = pos.setup();
-      const int v = material(pos, pos.side_to_move()) - material(pos, ~pos.side_to_move());
-      r.value = int16_t(std::clamp(v, -3000, 3000));
-      r.result = int8_t(v > 0 ? 1 : v < 0 ? -1 : 0);
-      r.ply = uint16_t(ply + 2);
-      records.push_back(r);
-    }
-  }
+  test_positions::random_playouts(seed, games, 120, [&records](const Position& pos, int ply) {
+    if (pos.in_check() || ply < 10) return;
+    GensfenRecord r;
+    r.position = pos.setup();
+    const int v = material(pos, pos.side_to_move()) - material(pos, ~pos.side_to_move());
+    r.value = int16_t(std::clamp(v, -3000, 3000));
+    r.result = int8_t(v > 0 ? 1 : v < 0 ? -1 : 0);
+    r.ply = uint16_t(ply + 2);
+    records.push_back(r);
+  });
   return records;
 }
 
 std::vector<Position> playout_positions(uint64_t seed, int games) {
-  std::mt19937_64 rng(seed);
   std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    Position pos;
-    for (int ply = 0; ply < 120; ++ply) {
-      MoveList moves = legal_moves(pos);
-      if (moves.empty()) break;
-      pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
-      Position copy;
-      REQUIRE(copy.set(pos.setup()).is_ok());
-      out.push_back(copy);
-    }
-  }
+  test_positions::random_playouts(seed, games, 120, [&out](const Position& pos, int) {
+    Position copy;
+    REQUIRE(copy.set(pos.setup()).is_ok());
+    out.push_back(copy);
+  });
   return out;
 }
 
