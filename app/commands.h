@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
-// sashite usi: the engine over USI on standard input and output.
-int run_usi_command();
+// sashite usi: the engine over USI on standard input and output; list_options: print its
+// options as the README's Markdown table instead.
+int run_usi_command(bool list_options = false);
 
 struct PerftOptions {
   int depth = 1;

@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("sashite ") + engine::build_version());
 
   CLI::App* usi = app.add_subcommand("usi", "the engine, speaking USI on standard input and output (for GUIs)");
+  bool list_options = false;
+  usi->add_flag("--list-options", list_options,
+                "print the options as a Markdown table (name, type, default, range, meaning) and exit");
 
   PerftOptions perft_options;
   CLI::App* perft = app.add_subcommand("perft", "count the leaves of the legal move tree");
@@ -114,7 +117,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  if (usi->parsed()) return run_usi_command();
+  if (usi->parsed()) return run_usi_command(list_options);
   if (perft->parsed()) return run_perft(perft_options);
   if (bench->parsed()) return run_bench(bench_options);
   if (csa->parsed()) return run_csa_command(csa_options);

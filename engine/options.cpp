@@ -49,18 +49,20 @@ Option& Options::add(Option option) {
   return options_.back();
 }
 
-Option& Options::add_check(const std::string& name, bool default_value) {
+Option& Options::add_check(const std::string& name, bool default_value, const std::string& help) {
   Option o;
   o.name = name;
+  o.help = help;
   o.type = Option::Type::kCheck;
   o.default_value = o.value = default_value ? "true" : "false";
   return add(std::move(o));
 }
 
 Option& Options::add_spin(const std::string& name, int64_t default_value, int64_t min,
-                          int64_t max) {
+                          int64_t max, const std::string& help) {
   Option o;
   o.name = name;
+  o.help = help;
   o.type = Option::Type::kSpin;
   o.default_value = o.value = std::to_string(default_value);
   o.min = min;
@@ -69,32 +71,37 @@ Option& Options::add_spin(const std::string& name, int64_t default_value, int64_
 }
 
 Option& Options::add_combo(const std::string& name, const std::string& default_value,
-                           std::vector<std::string> choices) {
+                           std::vector<std::string> choices, const std::string& help) {
   Option o;
   o.name = name;
+  o.help = help;
   o.type = Option::Type::kCombo;
   o.default_value = o.value = default_value;
   o.choices = std::move(choices);
   return add(std::move(o));
 }
 
-Option& Options::add_string(const std::string& name, const std::string& default_value) {
+Option& Options::add_string(const std::string& name, const std::string& default_value,
+                            const std::string& help) {
   Option o;
   o.name = name;
+  o.help = help;
   o.type = Option::Type::kString;
   o.default_value = o.value = default_value;
   return add(std::move(o));
 }
 
-Option& Options::add_filename(const std::string& name, const std::string& default_value) {
-  Option& o = add_string(name, default_value);
+Option& Options::add_filename(const std::string& name, const std::string& default_value,
+                              const std::string& help) {
+  Option& o = add_string(name, default_value, help);
   o.type = Option::Type::kFilename;
   return o;
 }
 
-Option& Options::add_button(const std::string& name) {
+Option& Options::add_button(const std::string& name, const std::string& help) {
   Option o;
   o.name = name;
+  o.help = help;
   o.type = Option::Type::kButton;
   return add(std::move(o));
 }
@@ -158,6 +165,21 @@ std::vector<std::string> Options::usi_lines() const {
     lines.push_back(line);
   }
   return lines;
+}
+
+std::string Options::markdown_table() const {
+  std::string table = "| option | type | default | range | meaning |\n|---|---|---|---|---|\n";
+  for (const Option& o : options_) {
+    std::string range;
+    if (o.type == Option::Type::kSpin) range = std::to_string(o.min) + " .. " + std::to_string(o.max);
+    for (const std::string& c : o.choices) range += (range.empty() ? "" : ", ") + c;
+    std::string help = o.help;
+    for (size_t at = 0; (at = help.find('|', at)) != std::string::npos; at += 2) help.replace(at, 1, "\\|");
+    table += "| `" + o.name + "` | " + type_name(o.type) + " | " +
+             (o.type == Option::Type::kButton ? "" : "`" + o.default_value + "`") + " | " + range +
+             " | " + help + " |\n";
+  }
+  return table;
 }
 
 }  // namespace engine

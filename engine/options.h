@@ -20,6 +20,7 @@ struct Option {
   std::string value;
   int64_t min = 0, max = 0;            // kSpin
   std::vector<std::string> choices;    // kCombo
+  std::string help;                    // one line for people (the README's options table)
   std::function<void(const Option&)> on_change;  // called after a successful set
 
   bool as_bool() const { return value == "true"; }
@@ -31,13 +32,13 @@ struct Option {
 // only while no search runs.
 class Options {
  public:
-  Option& add_check(const std::string& name, bool default_value);
-  Option& add_spin(const std::string& name, int64_t default_value, int64_t min, int64_t max);
+  Option& add_check(const std::string& name, bool default_value, const std::string& help = "");
+  Option& add_spin(const std::string& name, int64_t default_value, int64_t min, int64_t max, const std::string& help = "");
   Option& add_combo(const std::string& name, const std::string& default_value,
-                    std::vector<std::string> choices);
-  Option& add_string(const std::string& name, const std::string& default_value);
-  Option& add_filename(const std::string& name, const std::string& default_value);
-  Option& add_button(const std::string& name);
+                    std::vector<std::string> choices, const std::string& help = "");
+  Option& add_string(const std::string& name, const std::string& default_value, const std::string& help = "");
+  Option& add_filename(const std::string& name, const std::string& default_value, const std::string& help = "");
+  Option& add_button(const std::string& name, const std::string& help = "");
 
   // Sets a value after checking its type and range; the error names the option and value.
   Status set(const std::string& name, const std::string& value);
@@ -49,6 +50,9 @@ class Options {
 
   // "option name USI_Hash type spin default 256 min 1 max 33554432", one line per option.
   std::vector<std::string> usi_lines() const;
+  // The options as a Markdown table (name, type, default, range or choices, meaning), the
+  // README's options table, generated so that it cannot drift from the engine.
+  std::string markdown_table() const;
   const std::vector<Option>& all() const { return options_; }
 
  private:

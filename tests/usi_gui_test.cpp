@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <cstdio>
+#include <iterator>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -350,6 +352,22 @@ TEST_CASE("describe_book_suggestions cuts a long list") {
   const std::string s = describe_book_suggestions(many, 0);
   CHECK(starts_with(s, "book move "));
   CHECK(s.find(" and " + std::to_string(legal.size() - 8) + " more") != std::string::npos);
+}
+
+TEST_CASE("every option has a meaning, and the README's options table is the engine's own") {
+  Engine engine;
+  for (const Option& o : engine.options().all()) CHECK_MESSAGE(!o.help.empty(), o.name);
+  std::ifstream in(std::string(SASHITE_TEST_DATA_DIR) + "/../../README.md");
+  REQUIRE(in.good());
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- usi-options:begin -->\n", end = "<!-- usi-options:end -->";
+  const size_t from = readme.find(begin), to = readme.find(end);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  const std::string table = readme.substr(from + begin.size(), to - from - begin.size());
+  // When this fails, paste `build/sashite usi --list-options` between the markers.
+  CHECK(table == engine.options().markdown_table());
+  CHECK(starts_with(table, "| option | type | default | range | meaning |\n"));
 }
 
 }  // namespace usi_gui_test
