@@ -1,5 +1,5 @@
 // make install: the installed binary finds its weights, SVM model and book wherever PREFIX is,
-// and the places a binary looks for its shipped files.
+// the places a binary looks for its shipped files, and the engine file a GUI registers.
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -89,6 +89,27 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
             status);
   CHECK(status == 0);
   CHECK(fs::exists(share / "book/default/CURRENT"));
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
+TEST_CASE("scripts/gui/sashite-usi: the file a GUI registers runs the engine from any folder") {
+  std::string templ = (fs::temp_directory_path() / "sashite-gui.XXXXXX").string();
+  REQUIRE(::mkdtemp(templ.data()) != nullptr);
+  const fs::path root = templ;
+  // GUIs often copy a link to the engine file into their own folder: the wrapper follows it.
+  fs::create_symlink(kRepository / "scripts/gui/sashite-usi", root / "engine");
+  int status = -1;
+  const std::string commands = "printf 'usi\\nisready\\nposition startpos\\ngo depth 1\\n'";
+  const std::string out =
+      run("cd " + root.string() + " && " + commands + " | (cat; sleep 1; echo quit) | ./engine",
+          status);
+  INFO(out);
+  CHECK(status == 0);
+  CHECK(out.find("usiok") != std::string::npos);
+  CHECK(out.find("readyok") != std::string::npos);
+  CHECK(out.find("bestmove ") != std::string::npos);
+  CHECK(out.find("info string error") == std::string::npos);
   std::error_code ec;
   fs::remove_all(root, ec);
 }
