@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <exception>
 #include <sstream>
 #include <string>
 
 #include "engine/search_bench.h"
+#include "run_command.h"
 
 namespace bench_signature_test {
 
@@ -36,12 +36,10 @@ int64_t nodes_searched(const std::string& text) {
 TEST_CASE("bench signature: the search at depth 6 visits as many nodes as build/sashite's") {
   REQUIRE_MESSAGE(access(kOptimisedBinary.c_str(), X_OK) == 0,
                   "no executable at " << kOptimisedBinary);
-  std::string optimised_output;
-  FILE* pipe = popen((kOptimisedBinary + " bench --depth 6 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) optimised_output += buffer;
-  REQUIRE(pclose(pipe) == 0);
+  int status = -1;
+  const std::string optimised_output =
+      test_commands::run_command(kOptimisedBinary + " bench --depth 6", status);
+  REQUIRE(status == 0);
   const int64_t optimised = nodes_searched(optimised_output);
   REQUIRE_MESSAGE(optimised > 0, "no node count in: " << optimised_output);
 

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include "book/book_db.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "run_command.h"
 
 #ifndef SASHITE_BINARY
 #define SASHITE_BINARY SASHITE_TEST_DATA_DIR "/../../build/sashite"
@@ -77,15 +77,7 @@ struct ReadOnlyBook {
 std::string run_as_reader(const ReadOnlyBook& book, const std::string& command, int& status) {
   std::string line = "TMPDIR=" + book.tmp_dir() + " ";
   if (::geteuid() == 0) line += "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-  line += command + " 2>&1";
-  std::string out;
-  FILE* pipe = ::popen(line.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  const int raw = ::pclose(pipe);
-  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
+  return test_commands::run_command(line + command, status);
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // the places a binary looks for its shipped files, and the engine file a GUI registers.
 #include <doctest/doctest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,23 +9,14 @@
 
 #include "engine/shipped_file.h"
 #include "engine/version.h"
+#include "run_command.h"
 
 namespace install_test {
 
 namespace fs = std::filesystem;
+using test_commands::run_command;
 
 namespace {
-
-std::string run(const std::string& command, int& status) {
-  std::string out;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  const int raw = ::pclose(pipe);
-  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
-}
 
 const fs::path kRepository = fs::path(SASHITE_TEST_DATA_DIR).parent_path().parent_path();
 
@@ -58,7 +48,7 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   REQUIRE(::mkdtemp(templ.data()) != nullptr);
   const fs::path root = templ;
   int status = -1;
-  std::string out = run("cd " + kRepository.string() + " && scripts/install.sh " +
+  std::string out = run_command("cd " + kRepository.string() + " && scripts/install.sh " +
                             (root / "prefix").string() + " build",
                         status);
   INFO(out);
@@ -72,7 +62,7 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   CHECK(fs::exists(share / "config/floodgate.toml"));
 
   // Run from elsewhere: no load error, the book guides the first move.
-  out = run("cd " + root.string() +
+  out = run_command("cd " + root.string() +
                 " && printf 'setoption name MateControl value limit\\nisready\\n"
                 "position startpos\\ngo depth 2\\n' | (cat; sleep 2; echo quit) | " +
                 (root / "prefix/bin/sashite").string() + " usi",
@@ -84,7 +74,7 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   CHECK(out.find("bestmove ") != std::string::npos);
 
   // A second install replaces the first.
-  out = run("cd " + kRepository.string() + " && scripts/install.sh " + (root / "prefix").string() +
+  out = run_command("cd " + kRepository.string() + " && scripts/install.sh " + (root / "prefix").string() +
                 " build",
             status);
   CHECK(status == 0);
@@ -102,7 +92,7 @@ TEST_CASE("scripts/gui/sashite-usi: the file a GUI registers runs the engine fro
   int status = -1;
   const std::string commands = "printf 'usi\\nisready\\nposition startpos\\ngo depth 1\\n'";
   const std::string out =
-      run("cd " + root.string() + " && " + commands + " | (cat; sleep 1; echo quit) | ./engine",
+      run_command("cd " + root.string() + " && " + commands + " | (cat; sleep 1; echo quit) | ./engine",
           status);
   INFO(out);
   CHECK(status == 0);

@@ -439,14 +439,23 @@ TEST_CASE("mate sets at 200,000 nodes: statuses and replayed lines" * doctest::t
   }
 }
 
-TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
-  UsiMateRunner runner;
+// The lines a UsiMateRunner prints from its thread, read by the test after stop_and_wait.
+struct PrintedLines {
   std::mutex mutex;
   std::vector<std::string> lines;
-  auto print = [&](const std::string& line) {
-    std::lock_guard<std::mutex> lock(mutex);
-    lines.push_back(line);
-  };
+  auto printer() {
+    return [this](const std::string& line) {
+      std::lock_guard<std::mutex> lock(mutex);
+      lines.push_back(line);
+    };
+  }
+};
+
+TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
+  UsiMateRunner runner;
+  PrintedLines printed;
+  const auto print = printed.printer();
+  const std::vector<std::string>& lines = printed.lines;
   Position pos;
   REQUIRE(pos.set_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").is_ok());
   runner.start(pos, 1000, print);
@@ -480,12 +489,9 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
 
 TEST_CASE("go mate: an info line about once a second while solving") {
   UsiMateRunner runner;
-  std::mutex mutex;
-  std::vector<std::string> lines;
-  auto print = [&](const std::string& line) {
-    std::lock_guard<std::mutex> lock(mutex);
-    lines.push_back(line);
-  };
+  PrintedLines printed;
+  const auto print = printed.printer();
+  const std::vector<std::string>& lines = printed.lines;
   Position pos;
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
   runner.start(pos, 1500, print);
