@@ -225,6 +225,7 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                      {"startup_timeout_s", r.int_key(c.engine_startup_timeout_s, 1, 3600)},
                      {"isready_timeout_s", r.int_key(c.engine_isready_timeout_s, 1, 3600)},
                      {"restart_engine_every_game", r.bool_key(c.restart_engine_every_game)},
+                     {"send_increment", r.bool_key(c.engine_send_increment)},
                  })},
       {"book", section({
                    {"mode", r.choice_key(book_mode, book_modes)},

@@ -62,6 +62,8 @@
 //   startup_timeout_s = 30    seconds from its start to usiok, 1..3600
 //   isready_timeout_s = 120   seconds from isready to readyok (a large net loads), 1..3600
 //   restart_engine_every_game = false   a new engine process for every game
+//   send_increment = true     a Fischer increment as go binc/winc; false adds it to
+//                             btime/wtime instead, for engines that die on binc (gpsusi)
 //
 //   [book]                    the opening book in front of the engine
 //   mode = "relation"         "relation" (similar positions by relation numbers),
@@ -134,6 +136,7 @@ struct CsaConfig {
   int engine_startup_timeout_s = 30;
   int engine_isready_timeout_s = 120;
   bool restart_engine_every_game = false;
+  bool engine_send_increment = true;  // go binc/winc; false: inside btime/wtime
   // [book]
   std::string book_mode = "relation";
   std::string book_move_choice;  // "", "play" or "guide"

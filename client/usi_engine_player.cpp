@@ -102,12 +102,15 @@ UsiEngineSettings usi_engine_settings(const CsaConfig& c) {
   s.startup_timeout_ms = int64_t(c.engine_startup_timeout_s) * 1000;
   s.isready_timeout_ms = int64_t(c.engine_isready_timeout_s) * 1000;
   s.restart_every_game = c.restart_engine_every_game;
+  s.send_increment = c.engine_send_increment;
   s.stderr_path = c.log_dir + "/engine-stderr.log";
   return s;
 }
 
 UsiEnginePlayer::UsiEnginePlayer(UsiEngineSettings settings, EnginePlayer& fallback)
-    : settings_(std::move(settings)), fallback_(fallback) {}
+    : settings_(std::move(settings)),
+      fallback_(fallback),
+      increment_ok_(settings_.send_increment) {}
 
 UsiEnginePlayer::~UsiEnginePlayer() {
   if (thread_.joinable()) {
@@ -288,7 +291,8 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
   const auto deadline = Clock::now() + Milliseconds(timeout_ms);
   std::string line;
   for (;;) {
-    switch (process_->read_line(line, deadline)) {
+    serve_commands_while_waiting();
+    switch (process_->read_line(line, std::min(deadline, Clock::now() + Milliseconds(kPollMs)))) {
       case usi::ChildProcess::ReadResult::kLine:
         if (starts_with_word(line, word)) return true;
         // A search stopped at the end of the last game may answer now.
@@ -299,6 +303,7 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
         if (!handshake_line(line)) log(LogLevel::kDebug, "< " + line);
         break;
       case usi::ChildProcess::ReadResult::kTimeout:
+        if (Clock::now() < deadline) break;
         error = "no " + word + " within " + std::to_string(timeout_ms) + " ms";
         return false;
       case usi::ChildProcess::ReadResult::kClosed:
@@ -308,6 +313,42 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
         return false;
     }
   }
+}
+
+void UsiEnginePlayer::serve_commands_while_waiting() {
+  const auto now = Clock::now();
+  std::deque<Command> due;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto urgent = [&](const Command& c) {
+      const bool search = (c.kind == Command::Kind::kStart && !c.request.limits.ponder) ||
+                          c.kind == Command::Kind::kPonderhit;
+      if (!search) return false;
+      const auto time = Milliseconds(c.request.deadline_ms - c.request.started_ms);
+      const auto margin = Milliseconds(kStopGraceMs + settings_.fallback_ms);
+      return now >= c.posted + time / 4 || now + margin >= c.posted + time;
+    };
+    // The leading searches, ponderhits and stops, in order, once one of them is urgent.
+    size_t n = 0;
+    bool any_urgent = false;
+    for (; n < commands_.size(); ++n) {
+      const Command& c = commands_[n];
+      if (c.kind != Command::Kind::kStart && c.kind != Command::Kind::kPonderhit &&
+          c.kind != Command::Kind::kStop)
+        break;
+      any_urgent = any_urgent || urgent(c);
+    }
+    if (!any_urgent) return;
+    for (size_t i = 0; i < n; ++i) {
+      due.push_back(std::move(commands_.front()));
+      commands_.pop_front();
+    }
+  }
+  log(LogLevel::kWarning, "a search cannot wait for the engine to get ready");
+  const bool was_alive = alive_;
+  alive_ = false;  // nothing is sent to the engine; searches go to the built-in engine
+  for (Command& c : due) execute(c);
+  alive_ = was_alive;
 }
 
 bool UsiEnginePlayer::launch() {

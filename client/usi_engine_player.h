@@ -56,6 +56,7 @@ struct UsiEngineSettings {
   int64_t startup_timeout_ms = 30000;    // start to usiok
   int64_t isready_timeout_ms = 120000;   // isready to readyok (loading a large net)
   bool restart_every_game = false;       // a new process for every game
+  bool send_increment = true;            // binc/winc; false: the increment inside btime/wtime
   std::string stderr_path;               // the engine's standard error; "" = discarded
   // The fallback's search (the built-in engine) when the engine cannot answer: ms.
   int64_t fallback_ms = 150;
@@ -128,6 +129,10 @@ class UsiEnginePlayer : public EnginePlayer {
   bool launch();
   bool handshake_line(const std::string& line);  // an option/id line during the handshake
   bool wait_for(const std::string& word, int64_t timeout_ms, std::string& error);
+  // While the engine starts or answers isready, a search asked meanwhile cannot wait for it
+  // past a quarter of its time (or its deadline's margin): the waiting commands are then
+  // served as if the engine were down (the built-in engine's move, ponder searches orphaned).
+  void serve_commands_while_waiting();
   void send(const std::string& line);
   void send_game_options();
   void on_line(const std::string& line);

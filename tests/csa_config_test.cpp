@@ -259,6 +259,7 @@ working_dir = "/opt/yaneuraou"
 startup_timeout_s = 20
 isready_timeout_s = 300
 restart_engine_every_game = true
+send_increment = false
 ponder = true
 [book]
 mode = "simple"
@@ -275,6 +276,7 @@ record_formats = ["kif"]
   CHECK(c.engine_startup_timeout_s == 20);
   CHECK(c.engine_isready_timeout_s == 300);
   CHECK(c.restart_engine_every_game);
+  CHECK(!c.engine_send_increment);
   CHECK(c.ponder);
   CHECK(c.book_mode == "simple");
   CHECK(c.effective_book_move_choice() == "play");

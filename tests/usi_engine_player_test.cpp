@@ -71,7 +71,7 @@ struct Fixture {
   std::mutex log_mutex;
 
   Fixture(const std::string& mode, std::vector<std::string> answers, int64_t startup_ms = 10000,
-          bool restart_every_game = false) {
+          bool restart_every_game = false, bool send_increment = true) {
     ::setenv("FAKE_LOG", (dir.path / "dialog.txt").c_str(), 1);
     ::setenv("FAKE_STATE", (dir.path / "state").c_str(), 1);
     CsaConfig c;
@@ -88,6 +88,7 @@ struct Fixture {
     s.startup_timeout_ms = startup_ms;
     s.isready_timeout_ms = 5000;
     s.restart_every_game = restart_every_game;
+    s.send_increment = send_increment;
     player = std::make_unique<UsiEnginePlayer>(s, fallback);
     player->set_log([this](LogLevel, const std::string& m) {
       std::lock_guard<std::mutex> lock(log_mutex);
@@ -201,6 +202,21 @@ TEST_CASE("usi player: Fischer clocks go out as binc/winc, without byoyomi") {
   CHECK(f.received("go btime 10000 wtime 20000 binc 2000 winc 2000"));
 }
 
+TEST_CASE("usi player: send_increment = false: an engine without binc is never sent it") {
+  Fixture f("oldgo", {"7g7f:3c3d"}, 10000, false, false);
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  SearchRequest r = request(1, {});
+  r.limits.byoyomi_ms = 0;
+  r.limits.increment_ms[engine::kBlack] = r.limits.increment_ms[engine::kWhite] = 2000;
+  Answers a;
+  f.player->start(r, a.callback());
+  REQUIRE(a.wait(1, 5000));
+  CHECK(usi(a.at(0).second) == "7g7f");  // its own move: it did not die
+  CHECK(f.received("go btime 10000 wtime 20000 byoyomi 0"));
+  CHECK(f.player->replaced_answers() == 0);
+}
+
 TEST_CASE("usi player: ponder hit answers after ponderhit; a ponder miss is stopped unheard") {
   Fixture f("normal", {"7g7f:3c3d", "2g2f:8c8d", "6i7h:4a3b"});
   REQUIRE(f.player->prepare());
@@ -296,6 +312,36 @@ TEST_CASE("usi player: an engine that crashes mid-search: the fallback answers, 
   const std::vector<std::string> d = f.dialog();
   CHECK(std::count(d.begin(), d.end(), "usinewgame") == 2);
   CHECK(std::count(d.begin(), d.end(), "setoption name MaxMovesToDraw value 256") == 2);
+}
+
+TEST_CASE("usi player: a search asked while the engine restarts does not wait for its start") {
+  Fixture f("crashslow", {"7g7f:3c3d", "2g2f:8c8d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 3000));  // the crash: the fallback's move, and a restart of 3 s begins
+  const SearchRequest r = request(2, {"7g7f", "3c3d"}, false, 2000);
+  const auto t0 = Clock::now();
+  f.player->start(r, a.callback());
+  REQUIRE(a.wait(2, 2000));  // well inside its 2 s, not after the restart
+  CHECK(Clock::now() - t0 < milliseconds(1500));
+  CHECK(legal_in(r, a.at(1).second));
+  CHECK(f.logged("cannot wait for the engine"));
+  CHECK(f.player->replaced_answers() == 2);
+  // Once ready again, the engine answers the next search itself.
+  const auto readies = [&] {
+    std::lock_guard<std::mutex> lock(f.log_mutex);
+    return std::count_if(f.logs.begin(), f.logs.end(), [](const std::string& l) {
+      return l.find("ready: FakeEngine") != std::string::npos;
+    });
+  };
+  for (int i = 0; i < 300 && readies() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  REQUIRE(readies() == 2);
+  CHECK(f.player->starts() == 2);
+  f.player->start(request(3, {"7g7f", "3c3d"}), a.callback());
+  REQUIRE(a.wait(3, 5000));
+  CHECK(usi(a.at(2).second) == "2g2f");
 }
 
 TEST_CASE("usi player: an engine silent after stop: the fallback answers within the grace") {

@@ -5,7 +5,8 @@
 # MODE: normal | crash (exits on go) | silent (never answers go) | illegal (answers an
 # illegal move) | double (two bestmoves per go) | early (answers go ponder at once) |
 # slowstart (no usiok for 5 s) | crashonce (exits on its first go, then behaves; needs
-# $FAKE_STATE, a file it creates) | oldgo (exits on "go ponder" and on binc/winc, as gpsusi
+# $FAKE_STATE, a file it creates) | crashslow (as crashonce, and every later start takes 3 s
+# before usiok, as gpsusi loading its tables on a busy machine) | oldgo (exits on "go ponder" and on binc/winc, as gpsusi
 # 0.7 does)
 mode=$1
 shift
@@ -26,6 +27,7 @@ while IFS= read -r line; do
   case "$1" in
     usi)
       [ "$mode" = slowstart ] && sleep 5
+      [ "$mode" = crashslow ] && [ -e "$FAKE_STATE" ] && sleep 3
       echo "id name FakeEngine 1.0"
       echo "option name Threads type spin default 1 min 1 max 64"
       echo "option name MaxMovesToDraw type spin default 0 min 0 max 100000"
@@ -44,7 +46,7 @@ while IFS= read -r line; do
       if [ "$mode" = oldgo ]; then
         for w in "$@"; do case "$w" in ponder|binc|winc) echo "unknown option in go $w" >&2; exit 134;; esac; done
       fi
-      if [ "$mode" = crashonce ] && [ ! -e "$FAKE_STATE" ]; then : > "$FAKE_STATE"; exit 3; fi
+      if [ "$mode" = crashonce ] || [ "$mode" = crashslow ] && [ ! -e "$FAKE_STATE" ]; then : > "$FAKE_STATE"; exit 3; fi
       [ "$mode" = silent ] && continue
       if [ "$2" = ponder ]; then
         pondering=1
