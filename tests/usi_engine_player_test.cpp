@@ -189,29 +189,28 @@ TEST_CASE("usi player: handshake, the game's rules as options, a search with its
   CHECK(f.player->replaced_answers() == 0);
 }
 
-TEST_CASE("usi player: Fischer clocks go out as binc/winc, without byoyomi") {
-  Fixture f("normal", {"7g7f:3c3d"});
+// A game's first search under a Fischer clock (2 s increment), answered.
+void fischer_go(Fixture& f, Answers& a) {
   REQUIRE(f.player->prepare());
   f.player->new_game(summary());
   SearchRequest r = request(1, {});
   r.limits.byoyomi_ms = 0;
   r.limits.increment_ms[engine::kBlack] = r.limits.increment_ms[engine::kWhite] = 2000;
-  Answers a;
   f.player->start(r, a.callback());
   REQUIRE(a.wait(1, 5000));
+}
+
+TEST_CASE("usi player: Fischer clocks go out as binc/winc, without byoyomi") {
+  Fixture f("normal", {"7g7f:3c3d"});
+  Answers a;
+  fischer_go(f, a);
   CHECK(f.received("go btime 10000 wtime 20000 binc 2000 winc 2000"));
 }
 
 TEST_CASE("usi player: send_increment = false: an engine without binc is never sent it") {
   Fixture f("oldgo", {"7g7f:3c3d"}, 10000, false, false);
-  REQUIRE(f.player->prepare());
-  f.player->new_game(summary());
-  SearchRequest r = request(1, {});
-  r.limits.byoyomi_ms = 0;
-  r.limits.increment_ms[engine::kBlack] = r.limits.increment_ms[engine::kWhite] = 2000;
   Answers a;
-  f.player->start(r, a.callback());
-  REQUIRE(a.wait(1, 5000));
+  fischer_go(f, a);
   CHECK(usi(a.at(0).second) == "7g7f");  // its own move: it did not die
   CHECK(f.received("go btime 10000 wtime 20000 byoyomi 0"));
   CHECK(f.player->replaced_answers() == 0);
