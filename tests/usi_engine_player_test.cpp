@@ -324,7 +324,7 @@ TEST_CASE("usi player: a search asked while the engine restarts does not wait fo
   const auto t0 = Clock::now();
   f.player->start(r, a.callback());
   REQUIRE(a.wait(2, 2000));  // well inside its 2 s, not after the restart
-  CHECK(Clock::now() - t0 < milliseconds(1500));
+  CHECK(Clock::now() - t0 < milliseconds(1900));  // the restart alone takes 3 s
   CHECK(legal_in(r, a.at(1).second));
   CHECK(f.logged("cannot wait for the engine"));
   CHECK(f.player->replaced_answers() == 2);
