@@ -19,6 +19,12 @@ fi
 out=$1 game=$2 games=$3 config_a=$4 config_b=$5 env_b=${6:-}
 bin=${SASHITE:-build/sashite}
 mkdir -p "$out"
+# One soak a folder: a second one would remove the games the first is playing.
+exec 9> "$out/.lock"
+if ! flock -n 9; then
+  echo "soak: $out is in use by another soak"
+  exit 1
+fi
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done

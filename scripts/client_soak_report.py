@@ -42,12 +42,14 @@ def kif_moves(path, sashite):
         return csa_moves(converted[0])[0]
 
 
-def results_row(side_dir):
+def results_row(side_dir, game_id):
+    """The results.txt row of this game (its Game_ID is the second column)."""
     rows = []
     path = os.path.join(side_dir, "records", "results.txt")
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    rows = [row for row in rows if len(row) > 1 and row[1] == game_id]
     return rows[-1] if rows else None
 
 
@@ -83,11 +85,13 @@ def main():
     ponder = {"a": [0, 0, 0], "b": [0, 0, 0]}  # hits, searches, ms before the hits
     print("game\tplies\tend\tA\tA ponder\tB ponder\trecords\tlog problems")
     for game in games:
-        server = glob.glob(os.path.join(game, "server", "*.csa"))
-        if not server:
-            print(f"{os.path.basename(game)}\t-\tno server record")
+        server = sorted(glob.glob(os.path.join(game, "server", "*.csa")))
+        if len(server) != 1:
+            # None: the game was not played; several: two soaks shared the folder.
+            print(f"{os.path.basename(game)}\t-\t{len(server)} server records")
             totals["incomplete"] += 1
             continue
+        game_id = os.path.basename(server[0])[:-len(".csa")]
         moves, special = csa_moves(server[0])
         totals["games"] += 1
         totals["plies"] += len(moves)
@@ -98,12 +102,12 @@ def main():
         problems = []
         for side in ("a", "b"):
             side_dir = os.path.join(game, side)
-            records = glob.glob(os.path.join(side_dir, "records", "*.csa"))
-            kifs = glob.glob(os.path.join(side_dir, "records", "*.kifu"))
-            if not records or not kifs or csa_moves(records[0])[0] != moves \
-                    or kif_moves(kifs[0], args.sashite) != moves:
+            record = os.path.join(side_dir, "records", game_id + ".csa")
+            kif = os.path.join(side_dir, "records", game_id + ".kifu")
+            if not os.path.exists(record) or not os.path.exists(kif) \
+                    or csa_moves(record)[0] != moves or kif_moves(kif, args.sashite) != moves:
                 complete = False
-            row = results_row(side_dir)
+            row = results_row(side_dir, game_id)
             cells[side] = row
             if row and len(row) >= 11:
                 hits, searches = (int(x) for x in row[9].split("/"))
