@@ -1,4 +1,5 @@
-// sashite mate [--algo pds|dfpn] [--nodes N] [--svm FILE] [--control ...] [--compare ...] < FILE
+// sashite mate [--algo pds|dfpn] [--nodes N] [--shortest] [--table-mb N] [--svm FILE]
+// [--control ...] [--compare ...] < FILE
 #include "app/mate_command.h"
 
 #include <fstream>
@@ -21,10 +22,11 @@ struct MateCommandOptions {
   uint64_t nodes = 1'000'000;
   std::string svm;
   std::string control = "none";
-  size_t table_mb = 64;
+  size_t table_mb = 1024;
   int64_t time_ms = -1;
   int max_ply = 4000;
   double epsilon = 0.25;
+  bool shortest = false;
   int a = 0;                // 0: the control's default (init 5, threshold 7)
   double multiplier = 1.0;  // --control limit
   std::string compare;      // "none,init,threshold": the comparison tables instead
@@ -71,6 +73,7 @@ int run_mate_command(const MateCommandOptions& o) {
   options.time_limit_ms = o.time_ms;
   options.max_ply = o.max_ply;
   options.dfpn_epsilon = o.epsilon;
+  options.shortest = o.shortest;
   if (!o.compare.empty()) {
     tools::MateCompareOptions compare;
     compare.solver = options;
@@ -143,11 +146,15 @@ void add_mate_command(CLI::App& app) {
                    "positions no run left unknown, answers); a fresh table per solve");
   mate->add_option("--details", o->details,
                    "with --compare: write line, then status nodes ms per control, as TSV");
-  mate->add_option("--table-mb", o->table_mb, "mate table size in MiB (default: 64)")
+  mate->add_option("--table-mb", o->table_mb,
+                   "mate table size in MiB, one table reused by every position (default: 1024)")
       ->check(CLI::Range(1, 65536));
   mate->add_option("--time-ms", o->time_ms, "time limit per position in ms (default: none)");
   mate->add_option("--max-ply", o->max_ply, "longest path searched (default: 4000)")
       ->check(CLI::Range(1, 10000));
+  mate->add_flag("--shortest", o->shortest,
+                 "after the first mate, search for shorter ones; each mate line is followed by "
+                 "'# N plies, proven shortest' (or why not proven)");
   mate->add_option("--epsilon", o->epsilon, "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
   mate->final_callback([o]() { std::exit(run_mate_command(*o)); });
 }

@@ -24,6 +24,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "engine/words.h"
 #include "tests/test_prng.h"
 #include "tools/mate_bench.h"
 
@@ -278,6 +279,93 @@ TEST_CASE("mate solver: a child whose table entry was replaced keeps its numbers
   }
 }
 
+// Line 39 of mate_kongo50.sfen in a 1 MiB table: proven in 22,525 nodes, but the table had
+// replaced the node at ply 16 that the line needed, and the answer was unknown ("proof found
+// but mate line"). The solver now searches such nodes again.
+TEST_CASE("mate solver: a proof whose line the table lost still gives its line") {
+  const Position pos = position_of(load("mate_kongo50.sfen").at(38));
+  for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
+    MateTable table(1);
+    MateOptions options;
+    options.algo = algo;
+    options.node_limit = 100'000;
+    MateResult r;
+    REQUIRE(solve_mate(pos, options, r, &table).is_ok());
+    CHECK_MESSAGE(r.status == MateStatus::kMate, to_string(algo) << ": " << r.note);
+    if (r.status == MateStatus::kMate) CHECK(verify_mate_line(pos, kBlack, r.line).is_ok());
+  }
+}
+
+TEST_CASE("mate line: every node missing from the table is proven again") {
+  const Position pos = position_of(load("mate_kongo50.sfen").at(10));
+  const MateResult first = solve(pos, MateAlgo::kDfpn, 1'000'000);
+  REQUIRE(first.status == MateStatus::kMate);
+  const int plies = int(first.line.size());
+  MateTable empty(4);
+  std::vector<Move> line;
+  // Without a way to prove again, an empty table gives no line.
+  CHECK(!extract_mate_line(pos, kBlack, empty, plies, line).is_ok());
+  int searches = 0;
+  ReproveFn reprove = [&](Position& p, int bound) {
+    ++searches;
+    MateOptions options;
+    options.max_ply = bound;
+    options.node_limit = 200'000;
+    options.verify_line = false;
+    MateResult r;
+    REQUIRE(solve_mate(p, options, r, &empty).is_ok());
+    return r.status == MateStatus::kMate;
+  };
+  const Status s = extract_mate_line(pos, kBlack, empty, plies, line, reprove);
+  CHECK_MESSAGE(s.is_ok(), s.message());
+  CHECK(searches > 0);
+  CHECK(int(line.size()) <= plies);
+  CHECK(verify_mate_line(pos, kBlack, line).is_ok());
+  // A bound under the mate's length cannot be met: an error, not a longer line.
+  line.clear();
+  CHECK(!extract_mate_line(pos, kBlack, MateTable(1), 1, line, reprove).is_ok());
+}
+
+TEST_CASE("mate solver: shortest mates on the mate3/mate5 set, proven shortest") {
+  const auto problems = load("mate3_mate5_head20.sfen");
+  int longer_first = 0;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const Position pos = position_of(problems[i]);
+    MateTable table(16);
+    MateOptions options;
+    options.node_limit = 200'000;
+    MateResult plain;
+    REQUIRE(solve_mate(pos, options, plain, &table).is_ok());
+    longer_first += plain.line.size() > (i < 10 ? 3u : 5u);
+    table.clear();
+    options.shortest = true;
+    int found = 0;
+    uint64_t first_nodes = 0;  // the nodes spent when the first line was found
+    options.found_line = [&](const std::vector<Move>&, uint64_t nodes, int64_t) {
+      if (found++ == 0) first_nodes = nodes;
+    };
+    MateResult r;
+    REQUIRE(solve_mate(pos, options, r, &table).is_ok());
+    INFO("line " << problems[i].line_number << ": " << r.note);
+    REQUIRE(r.status == MateStatus::kMate);
+    CHECK(r.line.size() == (i < 10 ? 3u : 5u));
+    CHECK(r.proven_shortest);
+    CHECK(found >= 1);
+    CHECK(verify_mate_line(pos, pos.side_to_move(), r.line).is_ok());
+    // No budget left after the first proof: its line stands, not proven shortest.
+    if (r.line.size() < plain.line.size()) {
+      table.clear();
+      options.node_limit = first_nodes;
+      MateResult cut;
+      REQUIRE(solve_mate(pos, options, cut, &table).is_ok());
+      CHECK(cut.status == MateStatus::kMate);
+      CHECK(!cut.proven_shortest);
+      CHECK(cut.note.rfind("shortest not proven: node limit", 0) == 0);
+    }
+  }
+  MESSAGE(longer_first << " of 20 first proofs longer than the shortest mate");
+}
+
 TEST_CASE("mate solver: long paths are walked without deep recursion trouble") {
   // A bare king on an open board against a rook and a bishop in hand: endless checks, and
   // df-pn dives deep. The path must stay bounded by max_ply, the answer never nomate.
@@ -460,15 +548,19 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   REQUIRE(pos.set_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").is_ok());
   runner.start(pos, 1000, print);
   runner.stop_and_wait();
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].rfind("checkmate ", 0) == 0);
-  CHECK(lines[0] != "checkmate nomate");
-  CHECK(lines[0] != "checkmate timeout");
+  // The mate with its info line (score and pv) first, as GUIs' mate modes read it.
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].rfind("info depth 3 ", 0) == 0);
+  CHECK(lines[0].find(" score mate 3 pv ") != std::string::npos);
+  CHECK(lines[1] == "info string mate in 3 plies, proven shortest");
+  CHECK(lines[2].rfind("checkmate ", 0) == 0);
+  CHECK(lines[2] != "checkmate nomate");
+  CHECK(lines[2] != "checkmate timeout");
   REQUIRE(pos.set_sfen("startpos").is_ok());
   runner.start(pos, -1, print);
   runner.stop_and_wait();
-  REQUIRE(lines.size() == 2);
-  CHECK(lines[1] == "checkmate nomate");
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[3] == "checkmate nomate");
   // A hard one: the time limit, then an infinite search ended by stop.
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
   runner.start(pos, 100, print);
@@ -483,8 +575,9 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   REQUIRE(answers.size() == 4);
   CHECK(answers[2] == "checkmate timeout");
   CHECK(answers[3] == "checkmate timeout");
-  CHECK(infos.size() == 2);
-  for (const std::string& info : infos) CHECK(info.find(" nodes ") != std::string::npos);
+  CHECK(infos.size() == 4);  // the mate's, then the closing lines of the thread's searches
+  for (const std::string& info : infos)
+    if (info.rfind("info string ", 0) != 0) CHECK(info.find(" nodes ") != std::string::npos);
 }
 
 TEST_CASE("go mate: an info line about once a second while solving") {
@@ -501,12 +594,43 @@ TEST_CASE("go mate: an info line about once a second while solving") {
   REQUIRE(lines.size() >= 3);  // progress, the closing info line, the answer
   CHECK(lines.back() == "checkmate timeout");
   const std::string& progress = lines.front();
-  CHECK(progress.rfind("info seldepth ", 0) == 0);
+  CHECK(progress.rfind("info depth 0 seldepth ", 0) == 0);
   const size_t at = progress.find(" time ");
   REQUIRE(at != std::string::npos);
   const int ms = std::stoi(progress.substr(at + 6));
   CHECK(ms >= 1000);
   CHECK(ms < 1500);
+}
+
+// A 9-ply first proof of a mate in 5 (mate3_mate5_head20.sfen line 22, the 12th problem:
+// df-pn finds a 9-ply mate first): go mate answers the 5-ply one, after an info line for each.
+TEST_CASE("go mate: the shortest mate, an info line with its score and pv for each line found") {
+  UsiMateRunner runner;
+  PrintedLines printed;
+  Position pos = position_of(load("mate3_mate5_head20.sfen").at(11));
+  runner.start(pos, 10'000, printed.printer());
+  runner.stop_and_wait();
+  const std::vector<std::string>& lines = printed.lines;
+  REQUIRE(!lines.empty());
+  INFO(lines.back());
+  const std::string& answer = lines.back();
+  REQUIRE(answer.rfind("checkmate ", 0) == 0);
+  std::vector<Move> line;
+  Position replay = pos;
+  const std::string moves = answer.substr(10);
+  for (std::string_view word : engine::split_words(moves)) {
+    Move m = kMoveNone;
+    REQUIRE(engine::parse_usi_move(replay, word, m).is_ok());
+    line.push_back(m);
+    replay.do_move(m);
+  }
+  CHECK(line.size() == 5);
+  CHECK(verify_mate_line(pos, pos.side_to_move(), line).is_ok());
+  bool scored = false;
+  for (const std::string& l : lines) scored |= l.find(" score mate 5 pv ") != std::string::npos;
+  CHECK(scored);
+  CHECK(std::find(lines.begin(), lines.end(), "info string mate in 5 plies, proven shortest") !=
+        lines.end());
 }
 
 TEST_CASE("mate solver: an evasion that checks the attacker's king is answered as a check") {

@@ -91,6 +91,10 @@ MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& 
     out << format_mate_result(result);
     if (result.status == engine::mate::MateStatus::kUnknown && !result.note.empty())
       out << " # " << result.note;
+    if (result.status == engine::mate::MateStatus::kMate && options.shortest) {
+      out << " # " << result.line.size() << " plies, ";
+      out << (result.proven_shortest ? "proven shortest" : result.note);
+    }
     out << std::endl;
   }
   out << format_mate_totals(totals) << std::endl;

@@ -17,18 +17,29 @@ std::string at(int ply, Move m) {
 }  // namespace
 
 Status extract_mate_line(const Position& start, Color attacker, const MateTable& table, int max_plies,
-                         std::vector<Move>& line) {
+                         std::vector<Move>& line, const ReproveFn& reprove) {
   line.clear();
   Position pos = start;
+  // The table's proof of the attacker-to-move pos within `plies`, searched again if lost.
+  auto proof_within = [&](int plies) {
+    MateLookup l = table.lookup(pos.board_key(), pos.hand(attacker));
+    const bool ok = l.found && l.pn == 0 && l.mate_len <= plies;
+    if (!ok && reprove && plies > 0 && reprove(pos, plies))
+      l = table.lookup(pos.board_key(), pos.hand(attacker));
+    if (!(l.found && l.pn == 0 && l.mate_len <= plies)) l.found = false;
+    return l;
+  };
   for (int ply = 0;; ++ply) {
     if (ply > max_plies)
       return Status::error("mate line: longer than " + std::to_string(max_plies) + " plies");
+    const int left = max_plies - ply;
     Move next = kMoveNone;
     if (pos.side_to_move() == attacker) {
-      const MateLookup l = table.lookup(pos.board_key(), pos.hand(attacker));
-      if (!l.found || l.pn != 0)
+      const MateLookup l = proof_within(left);
+      if (!l.found)
         return Status::error("mate line: ply " + std::to_string(ply + 1) +
-                             ": position not proven in the table (sfen " + pos.sfen() + ")");
+                             ": position not proven in the table within " + std::to_string(left) +
+                             " plies (sfen " + pos.sfen() + ")");
       next = pos.complete_move(l.move);
       if (!pos.is_pseudo_legal(next) || !pos.is_legal(next))
         return Status::error("mate line: " + at(ply, l.move) + ": stored move is illegal");
@@ -39,9 +50,13 @@ Status extract_mate_line(const Position& start, Color attacker, const MateTable&
       int longest = -1;
       for (Move e : evasions) {
         pos.do_move(e);
-        const MateLookup l = table.lookup(pos.board_key(), pos.hand(attacker));
+        const MateLookup l = proof_within(left - 1);
         pos.undo_move();
-        if (l.found && l.pn == 0 && l.mate_len > longest) {
+        if (!l.found && reprove)
+          return Status::error("mate line: ply " + std::to_string(ply + 1) + ": the escape " +
+                               format_usi_move(e) + " is not re-proven within " +
+                               std::to_string(left - 1) + " plies");
+        if (l.found && l.mate_len > longest) {
           longest = l.mate_len;
           next = e;
         }

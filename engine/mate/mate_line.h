@@ -11,11 +11,17 @@
 
 namespace engine::mate {
 
-// Follows the proof from pos (proven in `table`; usually the attacker is to move): the stored mating
-// move at attacker nodes, the escape with the longest stored mate at defender nodes.
-// Errors: a node missing from the table, an illegal stored move, a line over max_plies.
+// Searches pos again (the attacker to move) for a mate of at most `plies` plies, storing the
+// proof in the table; returns whether it proved one. The position must be returned unchanged.
+using ReproveFn = std::function<bool(Position& pos, int plies)>;
+
+// Follows the proof from pos (proven in `table`; usually the attacker is to move) for at most
+// max_plies plies: the stored mating move at attacker nodes, the escape with the longest
+// stored mate at defender nodes. A node the table has lost (or holds only with a mate too
+// long for the plies left) is searched again with `reprove` when given, and the line goes on.
+// Errors: a node missing and not re-proven, an illegal stored move, a line over max_plies.
 Status extract_mate_line(const Position& pos, Color attacker, const MateTable& table, int max_plies,
-                         std::vector<Move>& line);
+                         std::vector<Move>& line, const ReproveFn& reprove = nullptr);
 
 // Whether the attacker, to move in pos, is proven to mate (used for the defender's
 // alternatives). The position must be returned unchanged.

@@ -178,6 +178,12 @@ bool MateSearch::expand(int ply, Value* terminal) {
       *terminal = {0, kInfinitePn, kSound};
       return false;
     }
+    // No mate in 1, and a mate in 3 or more would end beyond max_ply (its last check comes
+    // at ply + 2, where the max_ply cut above stops it anyway): cut here.
+    if (ply + 2 >= options_.max_ply) {
+      *terminal = {kInfinitePn, 0, -1};
+      return false;
+    }
   }
   std::vector<Child>& children = frames_[ply];
   children.clear();
@@ -228,8 +234,11 @@ void MateSearch::refresh(int ply) {
       c.solved_hand = c.hand;
       continue;
     }
-    const MateLookup l = table_.lookup(c.board_key, c.hand);
+    MateLookup l = table_.lookup(c.board_key, c.hand);
     c.min_rep = kSound;
+    // A proof whose stored mate would end beyond max_ply is no proof within the bound (the
+    // shortest-mate search bounds it); the child is searched again under the bound.
+    if (l.found && l.pn == 0 && ply + 1 + l.mate_len > options_.max_ply) l.found = false;
     if (l.found) {
       c.pn = l.pn;
       c.dn = l.dn;

@@ -60,6 +60,12 @@ struct MateOptions {
   // Called from the searching thread about once a second (`go mate`'s info lines): the nodes
   // so far, the milliseconds since the start and the deepest ply reached.
   std::function<void(uint64_t nodes, int64_t ms, int max_ply)> progress;  // Default: none
+  // After the first proof, search for shorter mates (each bounded two plies under the best
+  // line so far) until none is left or a limit stops it. The limits cover every search.
+  bool shortest = false;  // Default: false (the first mate found)
+  // Called from the searching thread with each verified mate line (the shorter ones too).
+  std::function<void(const std::vector<Move>& line, uint64_t nodes, int64_t ms)>
+      found_line;  // Default: none
 };
 
 struct MateResult {
@@ -70,6 +76,9 @@ struct MateResult {
   int max_ply_reached = 0;  // the deepest path the search walked
   size_t stack_bytes = 0;   // the most stack the search used below its root (C++ frames)
   std::string note;        // why unknown (node limit, time, depth, unverified line, ...)
+  // With MateOptions::shortest: no mate shorter than `line` exists (a bounded search
+  // refuted every shorter one). Mate in 1 is always the shortest.
+  bool proven_shortest = false;
 };
 
 // Solves the position: is the side to move able to mate by checks alone? Uses `table` when

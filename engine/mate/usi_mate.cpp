@@ -1,8 +1,10 @@
 // `go mate` for the USI loop: the solver on a thread, its answer in USI words.
 #include "engine/mate/usi_mate.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "engine/mate/solver.h"
 #include "engine/notation.h"
@@ -25,6 +27,39 @@ std::string format_usi_checkmate(const MateResult& result) {
   return "checkmate timeout";
 }
 
+namespace {
+
+std::string info_numbers(uint64_t nodes, int64_t ms) {
+  return " time " + std::to_string(ms) + " nodes " + std::to_string(nodes) + " nps " +
+         std::to_string(ms > 0 ? nodes * 1000 / uint64_t(ms) : 0);
+}
+
+// "info depth N seldepth S time ... score mate N pv ..." for a mate line just found.
+std::string info_line(const std::vector<Move>& line, int seldepth, uint64_t nodes, int64_t ms) {
+  const std::string plies = std::to_string(line.size());
+  std::string s = "info depth ";
+  s += plies;
+  s += " seldepth ";
+  s += std::to_string(std::max<int>(seldepth, int(line.size())));
+  s += info_numbers(nodes, ms);
+  s += " score mate ";
+  s += plies;
+  s += " pv";
+  for (Move m : line) {
+    s += ' ';
+    s += format_usi_move(m);
+  }
+  return s;
+}
+
+// "info string mate in N plies, proven shortest" (or why it is not proven).
+std::string shortest_note(const MateResult& result) {
+  return "info string mate in " + std::to_string(result.line.size()) + " plies, " +
+         (result.proven_shortest ? std::string("proven shortest") : result.note);
+}
+
+}  // namespace
+
 void UsiMateRunner::start(const Position& pos, int64_t time_ms,
                           std::function<void(const std::string&)> print) {
   stop_and_wait();
@@ -32,14 +67,22 @@ void UsiMateRunner::start(const Position& pos, int64_t time_ms,
   if (!table_) table_ = std::make_unique<MateTable>(64);
   table_->clear();
   // Easy problems are answered at once, before the loop reads the next command (so that
-  // the answer comes before, say, the readyok of a following isready).
+  // the answer comes before, say, the readyok of a following isready): when the quick
+  // search settles them, the shortest mate included.
   {
     MateOptions quick;
     quick.algo = MateAlgo::kDfpn;
     quick.node_limit = kQuickNodes;
     quick.time_limit_ms = time_ms;
+    quick.shortest = true;
     MateResult result;
-    if (solve_mate(pos, quick, result, table_.get()).is_ok() && result.status != MateStatus::kUnknown) {
+    if (solve_mate(pos, quick, result, table_.get()).is_ok() &&
+        (result.status == MateStatus::kNoMate ||
+         (result.status == MateStatus::kMate && result.proven_shortest))) {
+      if (result.status == MateStatus::kMate) {
+        print(info_line(result.line, result.max_ply_reached, result.nodes, result.ms));
+        print(shortest_note(result));
+      }
       print(format_usi_checkmate(result));
       return;
     }
@@ -50,16 +93,26 @@ void UsiMateRunner::start(const Position& pos, int64_t time_ms,
     options.node_limit = std::numeric_limits<uint64_t>::max();
     options.time_limit_ms = time_ms;
     options.stop = &stop_;
-    // An info line about once a second while solving, as GUIs' mate modes show.
-    options.progress = [&print](uint64_t nodes, int64_t ms, int max_ply) {
-      print("info seldepth " + std::to_string(max_ply) + " time " + std::to_string(ms) + " nodes " +
-            std::to_string(nodes) + " nps " + std::to_string(ms > 0 ? nodes * 1000 / uint64_t(ms) : 0));
+    options.shortest = true;
+    // An info line about once a second while solving, as GUIs' mate modes show, and one
+    // with the line whenever a (shorter) mate is found.
+    int depth = 0;
+    options.progress = [&print, &depth](uint64_t nodes, int64_t ms, int max_ply) {
+      print("info depth " + std::to_string(depth) + " seldepth " + std::to_string(max_ply) +
+            info_numbers(nodes, ms));
+    };
+    options.found_line = [&print, &depth](const std::vector<Move>& line, uint64_t nodes,
+                                          int64_t ms) {
+      depth = int(line.size());
+      print(info_line(line, 0, nodes, ms));
     };
     MateResult result;
     solve_mate(pos, options, result, table_.get());
-    print("info seldepth " + std::to_string(result.max_ply_reached) + " time " +
-          std::to_string(result.ms) + " nodes " + std::to_string(result.nodes) + " nps " +
-          std::to_string(result.ms > 0 ? result.nodes * 1000 / uint64_t(result.ms) : 0));
+    std::string last = "info depth " + std::to_string(depth) + " seldepth " +
+                       std::to_string(result.max_ply_reached) +
+                       info_numbers(result.nodes, result.ms);
+    print(last);
+    if (result.status == MateStatus::kMate) print(shortest_note(result));
     print(format_usi_checkmate(result));
   });
 }
