@@ -60,17 +60,17 @@ class Solve {
   }
 
  private:
-  // The budget left: false when it is spent (the reason in *why).
-  bool budget(MateOptions& sub, std::string* why) const {
+  // The budget left: false when it is spent (the reason in `why`).
+  bool budget(MateOptions& sub, std::string& why) const {
     if (options_.node_limit <= result_.nodes) {
-      if (why) *why = "node limit " + std::to_string(options_.node_limit);
+      why = "node limit " + std::to_string(options_.node_limit);
       return false;
     }
     sub.node_limit = options_.node_limit - result_.nodes;
     if (options_.time_limit_ms >= 0) {
       const int64_t left = options_.time_limit_ms - elapsed_ms(t0_);
       if (left <= 0) {
-        if (why) *why = "time limit " + std::to_string(options_.time_limit_ms) + " ms";
+        why = "time limit " + std::to_string(options_.time_limit_ms) + " ms";
         return false;
       }
       sub.time_limit_ms = left;
@@ -91,7 +91,7 @@ class Solve {
       sub.hooks = nullptr;
       sub.progress = nullptr;
     } else {
-      if (!budget(sub, &note)) return MateStatus::kUnknown;
+      if (!budget(sub, note)) return MateStatus::kUnknown;
       const uint64_t base = result_.nodes;
       const int64_t ms0 = elapsed_ms(t0_);
       if (options_.progress)

@@ -29,21 +29,19 @@ std::string format_usi_checkmate(const MateResult& result) {
 
 namespace {
 
-std::string info_numbers(uint64_t nodes, int64_t ms) {
-  return " time " + std::to_string(ms) + " nodes " + std::to_string(nodes) + " nps " +
+// "info depth D seldepth S time T nodes N nps R".
+std::string info_progress(int depth, int seldepth, uint64_t nodes, int64_t ms) {
+  return "info depth " + std::to_string(depth) + " seldepth " + std::to_string(seldepth) +
+         " time " + std::to_string(ms) + " nodes " + std::to_string(nodes) + " nps " +
          std::to_string(ms > 0 ? nodes * 1000 / uint64_t(ms) : 0);
 }
 
-// "info depth N seldepth S time ... score mate N pv ..." for a mate line just found.
+// The progress line of a mate line just found, then "score mate N pv ...".
 std::string info_line(const std::vector<Move>& line, int seldepth, uint64_t nodes, int64_t ms) {
-  const std::string plies = std::to_string(line.size());
-  std::string s = "info depth ";
-  s += plies;
-  s += " seldepth ";
-  s += std::to_string(std::max<int>(seldepth, int(line.size())));
-  s += info_numbers(nodes, ms);
+  const int plies = int(line.size());
+  std::string s = info_progress(plies, std::max(seldepth, plies), nodes, ms);
   s += " score mate ";
-  s += plies;
+  s += std::to_string(plies);
   s += " pv";
   for (Move m : line) {
     s += ' ';
@@ -98,8 +96,7 @@ void UsiMateRunner::start(const Position& pos, int64_t time_ms,
     // with the line whenever a (shorter) mate is found.
     int depth = 0;
     options.progress = [&print, &depth](uint64_t nodes, int64_t ms, int max_ply) {
-      print("info depth " + std::to_string(depth) + " seldepth " + std::to_string(max_ply) +
-            info_numbers(nodes, ms));
+      print(info_progress(depth, max_ply, nodes, ms));
     };
     options.found_line = [&print, &depth](const std::vector<Move>& line, uint64_t nodes,
                                           int64_t ms) {
@@ -108,10 +105,7 @@ void UsiMateRunner::start(const Position& pos, int64_t time_ms,
     };
     MateResult result;
     solve_mate(pos, options, result, table_.get());
-    std::string last = "info depth " + std::to_string(depth) + " seldepth " +
-                       std::to_string(result.max_ply_reached) +
-                       info_numbers(result.nodes, result.ms);
-    print(last);
+    print(info_progress(depth, result.max_ply_reached, result.nodes, result.ms));
     if (result.status == MateStatus::kMate) print(shortest_note(result));
     print(format_usi_checkmate(result));
   });
