@@ -176,6 +176,10 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
     settings.nodes = uint64_t(o.as_int());
     search_->set_mate_guard(settings);
   };
+  // Default: 256. The table of `go mate` (the solver's own; USI_Hash is the search's), made
+  // at the first go mate and remade when this changes.
+  options_.add_spin("MateHash", 256, 1, 1 << 20,
+      "The mate table of go mate, in MB (the search's table is USI_Hash).");
   // Default: "default", the shipped model (data/mate/svm.model).
   options_.add_filename("MateSvmFile", "default",
       "The mate prediction's model: default = the shipped data/mate/svm.model.").on_change = [this](const Option&) {

@@ -249,14 +249,16 @@ void UsiSession::go(std::string_view args) {
   for (const std::string& e : command.errors) error(e);
   if (!position_ok_) {
     // Never a move for a position the GUI does not show.
-    error("go: the last position command was rejected; no position to search, resigning");
-    writer_.line(command.mate ? "checkmate nomate" : "bestmove resign");
+    error(std::string("go: the last position command was rejected; no position to search") +
+          (command.mate ? "" : ", resigning"));
+    // go mate: "timeout", the answer that claims nothing (nomate would be read as a result).
+    writer_.line(command.mate ? "checkmate timeout" : "bestmove resign");
     return;
   }
   if (command.mate) {
     // The mate solver on its own thread; `stop` or the time limit ends it.
     mate_.start(engine_.position(), command.mate_ms,
-                [this](const std::string& line) { writer_.line(line); });
+                size_t(engine_.options().get_int("MateHash")), [this](const std::string& line) { writer_.line(line); });
     return;
   }
   search_started_ = true;

@@ -546,7 +546,7 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   const std::vector<std::string>& lines = printed.lines;
   Position pos;
   REQUIRE(pos.set_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").is_ok());
-  runner.start(pos, 1000, print);
+  runner.start(pos, 1000, 16, print);
   runner.stop_and_wait();
   // The mate with its info line (score and pv) first, as GUIs' mate modes read it.
   REQUIRE(lines.size() == 3);
@@ -557,15 +557,15 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   CHECK(lines[2] != "checkmate nomate");
   CHECK(lines[2] != "checkmate timeout");
   REQUIRE(pos.set_sfen("startpos").is_ok());
-  runner.start(pos, -1, print);
+  runner.start(pos, -1, 16, print);
   runner.stop_and_wait();
   REQUIRE(lines.size() == 4);
   CHECK(lines[3] == "checkmate nomate");
   // A hard one: the time limit, then an infinite search ended by stop.
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
-  runner.start(pos, 100, print);
+  runner.start(pos, 100, 16, print);
   runner.stop_and_wait();  // stop also ends it: either way the answer is timeout
-  runner.start(pos, -1, print);
+  runner.start(pos, -1, 16, print);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   runner.stop();
   runner.stop_and_wait();
@@ -587,7 +587,7 @@ TEST_CASE("go mate: an info line about once a second while solving") {
   const std::vector<std::string>& lines = printed.lines;
   Position pos;
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
-  runner.start(pos, 1500, print);
+  runner.start(pos, 1500, 16, print);
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // it ends by its time limit
   runner.stop_and_wait();
   INFO(lines.size());
@@ -608,7 +608,7 @@ TEST_CASE("go mate: the shortest mate, an info line with its score and pv for ea
   UsiMateRunner runner;
   PrintedLines printed;
   Position pos = position_of(load("mate3_mate5_head20.sfen").at(11));
-  runner.start(pos, 10'000, printed.printer());
+  runner.start(pos, 10'000, 64, printed.printer());
   runner.stop_and_wait();
   const std::vector<std::string>& lines = printed.lines;
   REQUIRE(!lines.empty());

@@ -444,11 +444,31 @@ TEST_CASE("usi: a go after a rejected position resigns, never plays for the stal
   INFO(join(out));
   CHECK(count_prefix(out, "info string error: go: the last position command was rejected") == 2);
   CHECK(std::find(out.begin(), out.end(), "bestmove resign") != out.end());
-  CHECK(std::find(out.begin(), out.end(), "checkmate nomate") != out.end());
+  CHECK(std::find(out.begin(), out.end(), "checkmate timeout") != out.end());
   // The last bestmove is White's reply to 7g7f.
   const std::string last = out.back();
   REQUIRE(starts_with(last, "bestmove "));
   CHECK(check_bestmove_line(last, position_after(Position::kStartSfen, {"7g7f"})) == "");
+}
+
+TEST_CASE("usi: go mate solves in a table of MateHash megabytes, remade when it changes") {
+  Engine engine;
+  engine.set_option("USI_Hash", "16");
+  const std::vector<std::string> out =
+      run_script(engine,
+                 "setoption name MateHash value 1\n"
+                 "position sfen 3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1\n"
+                 "go mate 5000\n"
+                 "setoption name MateHash value 2\n"
+                 "go mate 5000\n"
+                 "setoption name MateHash value 0\n"
+                 "quit\n");
+  INFO(join(out));
+  CHECK(engine.options().get_int("MateHash") == 2);
+  CHECK(count_prefix(out, "info string mate in 3 plies, proven shortest") == 2);
+  CHECK(count_prefix(out, "checkmate ") == 2);
+  CHECK(count_prefix(out, "checkmate nomate") == 0);
+  CHECK(count_prefix(out, "info string error: setoption") == 1);  // 0 is below the minimum
 }
 
 TEST_CASE("usi: a malformed go is answered at once, not searched forever") {
@@ -920,7 +940,7 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("hello"));
     REQUIRE(engine.wait_for("info string unknown command: hello", 5000));
     REQUIRE(engine.send("go mate 1000"));
-    REQUIRE(engine.wait_for("checkmate nomate", 5000));
+    REQUIRE(engine.wait_for("checkmate timeout", 5000));
 
     // The illegal-move position was refused: the engine holds the start position, which the
     // GUI no longer shows, so it resigns rather than play a move for it.

@@ -59,6 +59,7 @@ MateSearch::MateSearch(Position& pos, MateTable& table, const MateOptions& optio
 
 MateStatus MateSearch::run(std::string& note) {
   start_ms_ = now_ms();
+  refuted_within_max_ply_ = false;
   on_path_.clear();
   on_path_.push(pos_.key(), 0);
   Value root;
@@ -91,6 +92,7 @@ MateStatus MateSearch::run(std::string& note) {
   if (root.dn == 0) {
     if (root.min_rep >= 0) return MateStatus::kNoMate;
     note = "path longer than max_ply " + std::to_string(options_.max_ply);
+    refuted_within_max_ply_ = true;
     return MateStatus::kUnknown;
   }
   note = "search ended unsolved";

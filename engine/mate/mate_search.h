@@ -33,6 +33,9 @@ class MateSearch {
 
   // Searches from the current position (the attacker to move).
   MateStatus run(std::string& note);
+  // After an unknown answer: every path was refuted or cut by max_ply (no mate of at most
+  // max_ply plies exists), as opposed to a search stopped by its limits.
+  bool refuted_within_max_ply() const { return refuted_within_max_ply_; }
   uint64_t nodes() const { return nodes_; }
   int max_ply_reached() const { return max_ply_reached_; }
   size_t stack_bytes() const { return stack_bytes_; }
@@ -88,6 +91,7 @@ class MateSearch {
   uintptr_t stack_root_ = 0;
   size_t stack_bytes_ = 0;
   bool aborted_ = false;
+  bool refuted_within_max_ply_ = false;
   std::string abort_reason_;
   int64_t start_ms_ = 0;
   int64_t last_progress_ms_ = 0;  // when options_.progress was last called

@@ -81,7 +81,9 @@ class Solve {
   // A search from `from` for a mate of at most max_ply plies. The first and the shorter-mate
   // searches share the budget; a re-proof (of a node the line needs) has its own small one,
   // so that a proof already found is not lost to a spent budget or a stop.
-  MateStatus search(const Position& from, int max_ply, bool reproof, std::string& note) {
+  // `refuted`, when given, says whether an unknown answer means no mate within max_ply.
+  MateStatus search(const Position& from, int max_ply, bool reproof, std::string& note,
+                    bool* refuted = nullptr) {
     MateOptions sub = options_;
     sub.max_ply = max_ply;
     if (reproof) {
@@ -102,6 +104,7 @@ class Solve {
     Position pos = from;
     MateSearch search(pos, table_, sub, attacker_);
     const MateStatus status = search.run(note);
+    if (refuted) *refuted = search.refuted_within_max_ply();
     // The limits of the whole solve, not of what was left of them for this search.
     if (!reproof && note.rfind("node limit", 0) == 0)
       note = "node limit " + std::to_string(options_.node_limit);
@@ -147,7 +150,8 @@ class Solve {
     while (!result_.proven_shortest) {
       const int bound = int(result_.line.size()) - 2;
       std::string note;
-      const MateStatus status = search(start_, bound, false, note);
+      bool refuted = false;
+      const MateStatus status = search(start_, bound, false, note, &refuted);
       if (status == MateStatus::kMate) {
         std::vector<Move> line;
         if (Status s = read_line(bound, line); !s) {
@@ -158,7 +162,7 @@ class Solve {
         continue;
       }
       // Every path of a shorter mate was walked and refuted within the bound.
-      if (status == MateStatus::kUnknown && note.rfind("path longer than max_ply", 0) == 0) {
+      if (status == MateStatus::kUnknown && refuted) {
         result_.proven_shortest = true;
       } else {
         result_.note = "shortest not proven: " + note;

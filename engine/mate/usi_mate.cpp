@@ -58,11 +58,15 @@ std::string shortest_note(const MateResult& result) {
 
 }  // namespace
 
-void UsiMateRunner::start(const Position& pos, int64_t time_ms,
+void UsiMateRunner::start(const Position& pos, int64_t time_ms, size_t table_mb,
                           std::function<void(const std::string&)> print) {
   stop_and_wait();
   stop_ = false;
-  if (!table_) table_ = std::make_unique<MateTable>(64);
+  if (!table_ || table_mb != table_mb_) {
+    table_.reset();  // the old table's memory is free before the new one is taken
+    table_ = std::make_unique<MateTable>(table_mb);
+    table_mb_ = table_mb;
+  }
   table_->clear();
   // Easy problems are answered at once, before the loop reads the next command (so that
   // the answer comes before, say, the readyok of a following isready): when the quick

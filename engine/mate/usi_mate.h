@@ -27,8 +27,10 @@ class UsiMateRunner {
   UsiMateRunner& operator=(const UsiMateRunner&) = delete;
 
   // Starts solving pos; `print` receives the one answer line, from the solver's thread.
-  // time_ms < 0: until stop. REQUIRES: no search running (call stop_and_wait first).
-  void start(const Position& pos, int64_t time_ms, std::function<void(const std::string&)> print);
+  // time_ms < 0: until stop. table_mb: the mate table's size (kept from one go mate to the
+  // next while it stays the same). REQUIRES: no search running (call stop_and_wait first).
+  void start(const Position& pos, int64_t time_ms, size_t table_mb,
+             std::function<void(const std::string&)> print);
   // Asks a running search to stop: it answers "checkmate timeout" unless already solved.
   void stop() { stop_ = true; }
   void stop_and_wait();
@@ -37,7 +39,8 @@ class UsiMateRunner {
   static constexpr uint64_t kQuickNodes = 2000;  // solved on the caller's thread up to this
   std::thread thread_;
   std::atomic<bool> stop_{false};
-  std::unique_ptr<MateTable> table_;  // 64 MiB, made at the first go mate
+  std::unique_ptr<MateTable> table_;  // made at the first go mate
+  size_t table_mb_ = 0;
 };
 
 }  // namespace engine::mate
