@@ -311,9 +311,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const bool futility_node = prunable && depth <= 2;
   Value move_futility_margin = kValueNone;
   if (futility_node) {
-    const Value margin = futility.margin(FutilityController::kFailHigh, depth);
+    const Value margin = futility.margin(FutilityController::kFailHigh, depth, pos_.key());
     if (margin != kValueNone && eval - margin >= beta) return eval;
-    move_futility_margin = futility.margin(FutilityController::kFailLow, depth);
+    move_futility_margin = futility.margin(FutilityController::kFailLow, depth, pos_.key());
   }
 
   // Step 4b. Reverse futility pruning at depths 3 to ReverseFutilityMaxDepth: a node whose
@@ -821,6 +821,7 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   start_time_ = std::chrono::steady_clock::now();
   root_ = root;
   limits_ = limits;
+  futility_.set_root_ply(root.game_ply());
   SearchLimits unpondered = limits;
   unpondered.ponder = false;
   budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), time_,

@@ -258,7 +258,8 @@ void UsiSession::go(std::string_view args) {
   if (command.mate) {
     // The mate solver on its own thread; `stop` or the time limit ends it.
     mate_.start(engine_.position(), command.mate_ms,
-                size_t(engine_.options().get_int("MateHash")), [this](const std::string& line) { writer_.line(line); });
+                size_t(engine_.options().get_int("MateHash")),
+                [this](const std::string& line) { writer_.line(line); });
     return;
   }
   search_started_ = true;
@@ -281,6 +282,14 @@ void UsiSession::gameover(std::string_view args) {
     error("gameover: expected win, lose or draw, got " + quoted(trim(args)));
   // A game can end while we ponder; that search has nothing left to do.
   finish_search();
+  // The margins a precision-driven futility mode chose over the game (none in fixed mode),
+  // for match logs.
+  const std::string report = engine_.futility_report();
+  for (size_t from = 0; from < report.size();) {
+    const size_t end = report.find('\n', from);
+    writer_.line("info string futility " + report.substr(from, end - from));
+    from = end == std::string::npos ? report.size() : end + 1;
+  }
 }
 
 }  // namespace

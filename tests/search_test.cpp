@@ -388,38 +388,84 @@ TEST_CASE("time budget never exceeds what can be spent") {
   CHECK(middle.maximum_ms <= 3 * middle.optimum_ms + 300);
 }
 
-TEST_CASE("futility controller adopts the smallest margin reaching the target precision") {
+TEST_CASE("futility controller (paper) adopts the smallest margin reaching the target precision") {
   using F = FutilityController;
   F f;
-  f.configure(F::Mode::kDynamic, 60, 200);
-  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);  // nothing settled yet
+  f.configure(F::Mode::kPaper, 60, 200);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == kValueNone);  // nothing settled yet
   // Nodes whose eval exceeds beta by 120: margins 50, 75, 100 would cut them.
   // Half of them fail low in the full search: precision 50% < 60% for those three.
   for (int i = 0; i < 1000; ++i) f.record_node(1, 120, 0, i % 2 ? 10 : -10);
-  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == kValueNone);
   // Nodes 400 above beta almost always fail high: margins up to 400 see them.
   for (int i = 0; i < 2000; ++i) f.record_node(1, 400, 0, i % 10 ? 50 : -50);
   // Margins 50..100 now: (500 + 1800) / 3000 = 77% precise -> adopted, the smallest is 50.
-  CHECK(f.margin(F::kFailHigh, 1) == 50);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == 50);
   // Pre-frontier and the move side keep their own statistics.
-  CHECK(f.margin(F::kFailHigh, 2) == kValueNone);
-  CHECK(f.margin(F::kFailLow, 1) == kValueNone);
+  CHECK(f.margin(F::kFailHigh, 2, 1) == kValueNone);
+  CHECK(f.margin(F::kFailLow, 1, 1) == kValueNone);
   // Quiet moves 180 below alpha: margins up to 150 would skip them; 70% stay below alpha.
   for (int i = 0; i < 1000; ++i) f.record_move(1, -180, 0, i % 10 < 7 ? -5 : 5);
-  CHECK(f.margin(F::kFailLow, 1) == 50);
+  CHECK(f.margin(F::kFailLow, 1, 1) == 50);
   // A target of 80% is out of reach for them: nothing adopted.
   F strict;
-  strict.configure(F::Mode::kDynamic, 80, 200);
+  strict.configure(F::Mode::kPaper, 80, 200);
   for (int i = 0; i < 1000; ++i) strict.record_move(1, -180, 0, i % 10 < 7 ? -5 : 5);
-  CHECK(strict.margin(F::kFailLow, 1) == kValueNone);
+  CHECK(strict.margin(F::kFailLow, 1, 1) == kValueNone);
   f.reset();
-  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
-  CHECK(f.margin(F::kFailLow, 1) == kValueNone);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == kValueNone);
+  CHECK(f.margin(F::kFailLow, 1, 1) == kValueNone);
   f.configure(F::Mode::kFixed, 60, 150);
-  CHECK(f.margin(F::kFailHigh, 1) == 150);
-  CHECK(f.margin(F::kFailLow, 2) == 300);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == 150);
+  CHECK(f.margin(F::kFailLow, 2, 1) == 300);
   f.configure(F::Mode::kOff, 60, 150);
-  CHECK(f.margin(F::kFailHigh, 1) == kValueNone);
+  CHECK(f.margin(F::kFailHigh, 1, 1) == kValueNone);
+}
+
+TEST_CASE("futility controller (dynamic): verified samples, costly wrong prunes, phases") {
+  using F = FutilityController;
+  const uint64_t kKey = uint64_t(1) << 40 | uint64_t(1) << 48;  // a node not verified
+  F f;
+  f.configure(F::Mode::kDynamic, 90, 100);
+  f.set_root_ply(1);
+  // 95% of the nodes 120 above beta fail high; each wrong one falls 50 below beta. Counted
+  // by cost (1.5 each) the precision of margins 50..100 is 0.95 / (0.95 + 0.075) = 92.7%.
+  for (int i = 0; i < 1000; ++i) f.record_node(1, 120, 0, i % 20 ? 10 : -50);
+  const Value adopted = f.margin(F::kFailHigh, 1, kKey);
+  CHECK(adopted == 50);
+  // Wrong prunes that miss by 8 pawns (cost 9 each, capped there): 0.95 / (0.95 + 0.45) =
+  // 68% < 90%, though 95% of the prunes stay right.
+  F costly;
+  costly.configure(F::Mode::kDynamic, 90, 100);
+  for (int i = 0; i < 1000; ++i) costly.record_node(1, 120, 0, i % 20 ? 10 : -2000);
+  CHECK(costly.margin(F::kFailHigh, 1, kKey) == kValueNone);
+  F paper;  // the document counts them one each: 95%, adopted
+  paper.configure(F::Mode::kPaper, 90, 100);
+  for (int i = 0; i < 1000; ++i) paper.record_node(1, 120, 0, i % 20 ? 10 : -2000);
+  CHECK(paper.margin(F::kFailHigh, 1, kKey) == 50);
+  // One key in kVerifyOneIn (bits 40.. for the fail-high side, 48.. for the fail-low side)
+  // is searched unpruned.
+  int verified = 0;
+  for (uint64_t k = 0; k < 64; ++k) verified += f.margin(F::kFailHigh, 1, k << 40) == kValueNone;
+  CHECK(verified == int(64 / F::kVerifyOneIn));
+  CHECK(f.margin(F::kFailHigh, 1, uint64_t(1) << 40) == 50);
+  CHECK(f.margin(F::kFailHigh, 1, 0) == kValueNone);
+  // A verified node counts kVerifyOneIn times: 40 nodes the margin in force would prune, all
+  // wrong by 6 pawns, outweigh the right ones: no margin reaches 90% and none is in force.
+  for (int i = 0; i < 40; ++i) f.record_node(1, 180, 0, -600);
+  CHECK(f.margin(F::kFailHigh, 1, kKey) == kValueNone);
+  // Nodes 250 above beta, all right: 200 is the smallest margin precise enough.
+  for (int i = 0; i < 600; ++i) f.record_node(1, 250, 0, 300);
+  CHECK(f.margin(F::kFailHigh, 1, kKey) == 200);
+  // Another phase has statistics of its own; the first is kept for when it comes back.
+  f.set_root_ply(F::kPhasePlies + 1);
+  CHECK(f.margin(F::kFailHigh, 1, kKey) == kValueNone);
+  f.set_root_ply(F::kPhasePlies);
+  CHECK(f.margin(F::kFailHigh, 1, kKey) == 200);
+  CHECK(f.report().find("phase 0 fail-high depth 1 margin 200:") != std::string::npos);
+  f.reset();
+  CHECK(f.margin(F::kFailHigh, 1, kKey) == kValueNone);
+  CHECK(f.report().empty());
 }
 
 TEST_CASE("options: types, ranges and case-insensitive names") {

@@ -471,6 +471,26 @@ TEST_CASE("usi: go mate solves in a table of MateHash megabytes, remade when it 
   CHECK(count_prefix(out, "info string error: setoption") == 1);  // 0 is below the minimum
 }
 
+TEST_CASE("usi: gameover reports the margins a precision-driven futility mode chose") {
+  for (const char* mode : {"dynamic", "paper", "fixed"}) {
+    CAPTURE(mode);
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    REQUIRE(engine.set_option("FutilityMode", mode).is_ok());
+    REQUIRE(engine.set_option("USI_OwnBook", "false").is_ok());  // a search, not a book move
+    // The search first, to its end (in a script, gameover would stop it), then the report.
+    REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d"}).is_ok());
+    SearchLimits limits;
+    limits.nodes = 30000;
+    engine.search(limits);
+    const std::vector<std::string> out = run_script(engine, "gameover draw\nquit\n");
+    INFO(join(out));
+    const int lines = count_prefix(out, "info string futility phase 0 ");
+    if (std::string(mode) == "fixed") CHECK(lines == 0);  // nothing measured
+    else CHECK(lines >= 2);  // both sides of depth 1 at least
+  }
+}
+
 TEST_CASE("usi: a malformed go is answered at once, not searched forever") {
   for (const char* go : {"go depth -1", "go nodes abc", "go foo", "go depth 0", "go nodes 0"}) {
     CAPTURE(go);
