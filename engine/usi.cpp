@@ -257,9 +257,16 @@ void UsiSession::go(std::string_view args) {
   }
   if (command.mate) {
     // The mate solver on its own thread; `stop` or the time limit ends it.
-    mate_.start(engine_.position(), command.mate_ms,
-                size_t(engine_.options().get_int("MateHash")),
-                [this](const std::string& line) { writer_.line(line); });
+    try {
+      mate_.start(engine_.position(), command.mate_ms,
+                  size_t(engine_.options().get_int("MateHash")),
+                  [this](const std::string& line) { writer_.line(line); });
+    } catch (const std::exception& e) {
+      // No table of MateHash MB (out of memory) or no thread: still an answer.
+      error(std::string("go mate: the mate search could not start: ") + e.what() +
+            " (MateHash " + std::to_string(engine_.options().get_int("MateHash")) + " MB)");
+      writer_.line("checkmate timeout");
+    }
     return;
   }
   search_started_ = true;
