@@ -12,6 +12,7 @@
 #include "engine/mate/usi_mate.h"
 #include "engine/notation.h"
 #include "engine/shown_text.h"
+#include "engine/text_lines.h"
 #include "engine/version.h"
 
 namespace engine {
@@ -292,11 +293,9 @@ void UsiSession::gameover(std::string_view args) {
   // The margins a precision-driven futility mode chose over the game (none in fixed mode),
   // for match logs.
   const std::string report = engine_.futility_report();
-  for (size_t from = 0; from < report.size();) {
-    const size_t end = report.find('\n', from);
-    writer_.line("info string futility " + report.substr(from, end - from));
-    from = end == std::string::npos ? report.size() : end + 1;
-  }
+  TextLines lines(report);
+  for (std::string_view line; lines.next(line);)
+    writer_.line("info string futility " + std::string(line));
 }
 
 }  // namespace
