@@ -295,6 +295,11 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
     switch (process_->read_line(line, std::min(deadline, Clock::now() + Milliseconds(kPollMs)))) {
       case usi::ChildProcess::ReadResult::kLine:
         if (starts_with_word(line, word)) return true;
+        // What the engine could not set up (its weights, its book), once per distinct line: an
+        // engine that plays without them must not go unnoticed over weeks of games.
+        if (word == "readyok" && line.rfind("info string error", 0) == 0 &&
+            ready_errors_logged_.insert(line).second)
+          log(LogLevel::kWarning, "at isready: " + line);
         // A search stopped at the end of the last game may answer now.
         if (starts_with_word(line, "bestmove") || starts_with_word(line, "info")) {
           on_line(line);

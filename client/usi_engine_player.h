@@ -168,6 +168,7 @@ class UsiEnginePlayer : public EnginePlayer {
   bool process_played_ = false;  // the process has begun a game (usinewgame)
   std::set<std::string> offered_;  // the option names of the engine's "option name" lines
   std::set<std::string> skipped_logged_;
+  std::set<std::string> ready_errors_logged_;  // the engine's errors at isready, logged once
   std::deque<Go> gos_;
   std::deque<Go> orphans_;  // ponder searches lost with an engine: a ponderhit restarts them
   std::optional<GameSummary> game_;  // the current game, for its options on a restart

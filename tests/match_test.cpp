@@ -37,7 +37,8 @@ namespace {
 // A fake USI engine. Modes: cycle (plays 5i5h 5a5b 5h5i 5b5a in turn), illegal, crash,
 // silent (never answers go), noready (never answers isready), resign, win; crashonce (crashes
 // on its first go when the file "crashed" beside the script does not exist, creating it,
-// then plays as cycle); oneshot (plays as cycle, exits on gameover). Playing as cycle, it
+// then plays as cycle); oneshot (plays as cycle, exits on gameover); noweights (reports an
+// error before each readyok, then plays as cycle). Playing as cycle, it
 // reports before each bestmove "info depth G score cp 50 nodes O": G the usinewgame lines
 // and O the gameover lines its process has read, so the records show which process played.
 const char* kFakeEngine = R"(#!/bin/sh
@@ -51,7 +52,8 @@ while IFS= read -r line; do
   set -- $line
   case "$1" in
     usi) echo "id name fake $mode"; echo usiok ;;
-    isready) [ "$mode" = noready ] || echo readyok ;;
+    isready) [ "$mode" = noweights ] && echo "info string error: isready: w.eval: cannot open"
+             [ "$mode" = noready ] || echo readyok ;;
     usinewgame) games=$((games + 1)) ;;
     gameover) overs=$((overs + 1)); [ "$mode" = oneshot ] && exit 0 ;;
     position) n=$(($# - 3)); [ $n -lt 0 ] && n=0 ;;
@@ -61,7 +63,7 @@ while IFS= read -r line; do
           illegal) echo "bestmove 5e5d" ;;
           resign) echo "bestmove resign" ;;
           win) echo "bestmove win" ;;
-          cycle|crashonce|oneshot)
+          cycle|crashonce|oneshot|noweights)
             case $((n % 4)) in 0) m=5i5h;; 1) m=5a5b;; 2) m=5h5i;; *) m=5b5a;; esac
             echo "info depth $games score cp 50 nodes $overs pv $m"
             echo "info string depth 99 score cp 9"
@@ -504,6 +506,34 @@ TEST_CASE("match: --resume counts the games summary.tsv lists and plays the othe
   CHECK(st.message().find("summary.tsv:1: not a sashite match summary") != std::string::npos);
   p.out_dir.clear();
   CHECK_FALSE(validate_match_options(p).is_ok());
+}
+
+TEST_CASE("match: what an engine could not set up at isready is shown, once per engine") {
+  FakeMatch m;
+  MatchOptions o = m.options("noweights", "cycle");
+  o.games = 4;
+  o.jobs = 1;
+  o.max_plies = 4;
+  const std::string shown = "(engine1 at isready: info string error: isready: w.eval: cannot open)";
+  SUBCASE("a new process for every game") {
+    const std::string out = run(o);
+    const size_t at = out.find(
+        "game 1/4 g0001: engine1 (black) vs engine2 (white): 1/2-1/2 max_plies after 4 plies; "
+        "engine1 0-0-1 (50.0%)\n  " + shown + "\n");
+    CHECK(at != std::string::npos);
+    CHECK(out.find(shown, at + 1) == out.rfind(shown));  // not again for games 2-4
+    CHECK(out.find("engine2 at isready") == std::string::npos);
+  }
+  SUBCASE("kept processes") {
+    o.reuse_engines = true;
+    const std::string out = run(o);
+    CHECK(out.find(shown) != std::string::npos);
+    CHECK(out.find(shown) == out.rfind(shown));
+  }
+  SUBCASE("no errors, nothing shown") {
+    o.engine1 = "sh '" + m.script + "' cycle";
+    CHECK(run(o).find("at isready") == std::string::npos);
+  }
 }
 
 TEST_CASE("match: --reuse-engines keeps each engine's process from game to game") {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -390,6 +391,25 @@ TEST_CASE("usi player: restart_engine_every_game starts a new process for each g
   const std::vector<std::string> d = f.dialog();
   CHECK(std::count(d.begin(), d.end(), "gameover lose") == 1);
   CHECK(std::count(d.begin(), d.end(), "quit") == 1);  // the first process, for the second game
+}
+
+TEST_CASE("usi player: what the engine could not set up at isready is logged, once") {
+  Fixture f("noweights", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  for (uint64_t game = 1; game <= 2; ++game) {
+    f.player->new_game(summary());
+    Answers a;
+    f.player->start(request(game, {}), a.callback());
+    REQUIRE(a.wait(1, 5000));
+    CHECK(usi(a.at(0).second) == "7g7f");
+    f.player->game_over(GameOutcome::kLose);
+  }
+  f.player->wait();
+  std::lock_guard<std::mutex> lock(f.log_mutex);
+  const std::vector<std::string> d = f.dialog();
+  CHECK(std::count(d.begin(), d.end(), "isready") == 3);  // the start's and each game's
+  const std::string shown = "engine: at isready: info string error: isready: w.eval: cannot open";
+  CHECK(std::count(f.logs.begin(), f.logs.end(), shown) == 1);
 }
 
 TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent them again") {

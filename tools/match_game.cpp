@@ -211,6 +211,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   bool faulted[2] = {false, false};
   for (int c = 0; c < 2; ++c) {
     out.restarted[c] = engines[c]->restarted();
+    out.ready_errors[c] = engines[c]->process().ready_errors();
     if (replies[c].ok()) continue;
     faulted[c] = true;
     if (!referee.over())

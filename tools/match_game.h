@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/csa_record.h"
 #include "engine/status.h"
@@ -98,6 +99,8 @@ struct GameOutcome {
   engine::CsaRecord record;            // complete: names, info, moves, the special move
   SearchStats search[2];               // by colour (engine::kBlack, engine::kWhite)
   bool restarted[2] = {false, false};  // by colour: see MatchEngine::restarted()
+  // By colour: the engine's "info string error" lines before its readyok of this game.
+  std::vector<std::string> ready_errors[2];
 };
 
 // Plays one game with `black` and `white` (started for the game or kept from the last, see

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -296,6 +297,9 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   std::vector<MatchGameRow> rows;
   std::string names[2];  // engine1's and engine2's "id name", once known
   MatchEngineStats stats[2];  // engine1's and engine2's
+  // What an engine could not set up (its errors at isready), each shown once per engine: an
+  // engine that plays without its weights or book must not go unnoticed in a long match.
+  std::set<std::pair<std::string, std::string>> shown_ready_errors;
   Status failure;
   std::atomic<bool> stop{false};
   // With --resume: the games already played count, and are skipped.
@@ -398,10 +402,14 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       if (r.end.reason != EndReason::kResign && r.end.reason != EndReason::kMaxPlies &&
           r.end.reason != EndReason::kRepetition && r.end.reason != EndReason::kDeclaration)
         out << "  (" << r.end.detail << ")" << std::endl;
-      for (int c = 0; c < 2; ++c)
+      for (int c = 0; c < 2; ++c) {
+        const std::string& label = c == engine::kBlack ? g.black_label : g.white_label;
         if (r.restarted[c])
-          out << "  (" << (c == engine::kBlack ? g.black_label : g.white_label)
-              << " was restarted for this game after a fault)" << std::endl;
+          out << "  (" << label << " was restarted for this game after a fault)" << std::endl;
+        for (const std::string& line : r.ready_errors[c])
+          if (shown_ready_errors.emplace(label, line).second)
+            out << "  (" << label << " at isready: " << line << ")" << std::endl;
+      }
       if (pair_done) {
         out << "sprt: " << format_sprt(sprt_now.state, sprt) << " after " << sprt_now.pairs
             << " pairs (" << pairs.pentanomial().text() << "), Elo " << format_elo(sprt_now.elo)

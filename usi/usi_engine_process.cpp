@@ -102,6 +102,8 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
         if (tracker) tracker->on_line(line);
         if (starts_with_word(line, "id") && line.size() > 8 && line.compare(3, 5, "name ") == 0)
           name_ = line.substr(8);
+        if (collect_ready_errors_ && line.rfind("info string error", 0) == 0)
+          ready_errors_.push_back(line);
         if (starts_with_word(line, word)) return {};
         break;
       case ChildProcess::ReadResult::kTimeout:
@@ -133,8 +135,12 @@ EngineReply UsiEngineProcess::start_session(
 
 EngineReply UsiEngineProcess::new_game(Milliseconds timeout) {
   std::string line;
+  ready_errors_.clear();
   if (!send("isready")) return exited();
-  if (EngineReply r = wait_for("readyok", Clock::now() + timeout, timeout, line); !r.ok()) return r;
+  collect_ready_errors_ = true;
+  const EngineReply r = wait_for("readyok", Clock::now() + timeout, timeout, line);
+  collect_ready_errors_ = false;
+  if (!r.ok()) return r;
   if (!send("usinewgame")) return exited();
   return {};
 }

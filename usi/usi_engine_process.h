@@ -112,6 +112,9 @@ class UsiEngineProcess {
 
   // From "id name", or "" before prepare_game has read it.
   const std::string& name() const { return name_; }
+  // The "info string error ..." lines the engine sent between the last isready and its
+  // readyok: what it could not set up (a weight file, a book), which a GUI would show.
+  const std::vector<std::string>& ready_errors() const { return ready_errors_; }
   // "exited with status 1" and so on, for messages.
   std::string exit_description() { return child_.exit_description(); }
 
@@ -127,6 +130,8 @@ class UsiEngineProcess {
   ChildProcess child_;
   std::filesystem::path temp_home_;  // empty when the engine has none
   std::string name_;
+  std::vector<std::string> ready_errors_;
+  bool collect_ready_errors_ = false;  // while waiting for readyok
   bool quit_sent_ = false;
   LogSink log_;
 };

@@ -7,7 +7,7 @@
 # slowstart (no usiok for 5 s) | crashonce (exits on its first go, then behaves; needs
 # $FAKE_STATE, a file it creates) | crashslow (as crashonce, and every later start takes 3 s
 # before usiok, as gpsusi loading its tables on a busy machine) | oldgo (exits on "go ponder" and on binc/winc, as gpsusi
-# 0.7 does)
+# 0.7 does) | noweights (reports an error before each readyok, then behaves as normal)
 mode=$1
 shift
 answers=("$@")
@@ -33,7 +33,9 @@ while IFS= read -r line; do
       echo "option name MaxMovesToDraw type spin default 0 min 0 max 100000"
       echo "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27"
       echo "usiok" ;;
-    isready) echo "readyok" ;;
+    isready)
+      [ "$mode" = noweights ] && echo "info string error: isready: w.eval: cannot open"
+      echo "readyok" ;;
     position)
       moves=0
       seen=0
