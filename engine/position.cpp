@@ -1,6 +1,8 @@
 // Position: setting up, do/undo with incremental hashing, checks, pins and legality.
 #include "engine/position.h"
 
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 
 #include "engine/notation.h"
@@ -40,6 +42,24 @@ Position::Position() {
   PositionSetup setup;
   parse_sfen(kStartSfen, setup);
   set(setup);
+}
+
+void Position::copy_current(const Position& other) {
+  if (this == &other) {
+    states_.erase(states_.begin(), states_.end() - 1);
+    return;
+  }
+  board_ = other.board_;
+  std::copy(std::begin(other.by_color_), std::end(other.by_color_), std::begin(by_color_));
+  std::copy(std::begin(other.by_type_), std::end(other.by_type_), std::begin(by_type_));
+  occupied_ = other.occupied_;
+  std::copy(std::begin(other.hands_), std::end(other.hands_), std::begin(hands_));
+  std::copy(std::begin(other.king_square_), std::end(other.king_square_),
+            std::begin(king_square_));
+  side_to_move_ = other.side_to_move_;
+  game_ply_ = other.game_ply_;
+  states_.clear();
+  states_.push_back(other.st());
 }
 
 void Position::put_piece(Square s, Piece p) {

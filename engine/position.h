@@ -55,6 +55,11 @@ class Position {
 
   Position();  // the start position
 
+  // Becomes `other` as it stands now, without the history before it (plies_played() 0),
+  // keeping the memory this position already holds: for a searcher that only undoes its own
+  // moves and never looks back for repetitions (the mate solver's copy, made per call).
+  void copy_current(const Position& other);
+
   // Replaces the position. Returns an error (and leaves *this unchanged) when the setup
   // breaks the rules: two kings of a side, two unpromoted pawns of a side on a file, a
   // piece that can never move, the side not to move in check, or more pieces of a kind than

@@ -37,6 +37,7 @@ struct ReductionTable;
 namespace mate {
 class MateTable;
 class MateNodeLimitControl;
+class MateSolver;
 struct MateResult;
 struct SvmModel;
 }  // namespace mate
@@ -184,6 +185,7 @@ class Worker {
   std::unique_ptr<mate::MateTable> mate_table_;  // kept between calls, cleared by clear()
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
   std::unique_ptr<mate::MateTable> guard_table_;  // the mate guard's, kept between searches
+  std::unique_ptr<mate::MateSolver> mate_solver_;  // the calls' and the guard's memory
   std::vector<std::pair<Move, Value>> guarded_;   // this search's guarded root moves
   uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;  // this search's (SearchResult)
 

@@ -26,8 +26,9 @@ mate::MateResult Worker::solve_here(mate::MateTable& table, uint64_t node_limit)
   options.node_limit = node_limit;
   options.max_ply = MateCallSettings::kMaxPlies;
   options.stop = &manager_.stop_;
+  if (!mate_solver_) mate_solver_ = std::make_unique<mate::MateSolver>();
   mate::MateResult result;
-  mate::solve_mate(pos_, options, result, &table);
+  mate_solver_->solve(pos_, options, result, &table);
   nodes_.fetch_add(result.nodes, std::memory_order_relaxed);
   return result;
 }

@@ -263,6 +263,68 @@ TEST_CASE("mate solver: limits answer unknown, never nomate") {
 // unknown even at 1M nodes, while 12, 15, 17-28 and 32+ MiB found the mate within 40,000:
 // a child whose table entry had been replaced fell back to its initial numbers, and df-pn
 // went round in circles. Now the child keeps the numbers its last search returned.
+TEST_CASE("mate solver kept from call to call: the answers of fresh solvers, any order") {
+  std::vector<Position> positions;
+  for (const tools::MateProblem& p : load("mate3_mate5_head20.sfen"))
+    positions.push_back(position_of(p));
+  for (const tools::MateProblem& p : load("nomate_nogare17.sfen"))
+    positions.push_back(position_of(p));
+  // A position with a history before it: the kept copy must drop it.
+  Position played;
+  REQUIRE(played.set_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+              .is_ok());
+  for (const char* usi : {"7g7f", "3c3d", "8h2b+", "3a2b"}) {
+    Move m = kMoveNone;
+    REQUIRE(parse_usi_move(played, usi, m).is_ok());
+    played.do_move(m);
+  }
+  positions.push_back(played);
+  MateSolver kept;
+  MateTable fresh_table(16), kept_table(16);
+  for (uint64_t nodes : {uint64_t(40), uint64_t(20'000)}) {
+    for (size_t i = 0; i < positions.size(); ++i) {
+      MateOptions options;
+      options.node_limit = nodes;
+      options.max_ply = i % 3 == 0 ? 9 : 4000;  // short and long paths share the memory
+      fresh_table.clear();
+      kept_table.clear();
+      MateResult fresh, again;
+      REQUIRE(solve_mate(positions[i], options, fresh, &fresh_table).is_ok());
+      REQUIRE(kept.solve(positions[i], options, again, &kept_table).is_ok());
+      CHECK_MESSAGE(again.status == fresh.status, "position " << i << " at " << nodes);
+      CHECK(again.nodes == fresh.nodes);
+      CHECK(again.line == fresh.line);
+    }
+  }
+}
+
+TEST_CASE("position copy_current: the position now, without its history") {
+  Position played;
+  auto play = [](Position& pos, const char* usi) {
+    Move m = kMoveNone;
+    REQUIRE(parse_usi_move(pos, usi, m).is_ok());
+    pos.do_move(m);
+  };
+  for (const char* usi : {"7g7f", "3c3d", "8h2b+"}) play(played, usi);
+  Position copy;
+  copy.copy_current(played);
+  CHECK(copy.sfen() == played.sfen());
+  CHECK(copy.key() == played.key());
+  CHECK(copy.checkers() == played.checkers());
+  CHECK(copy.plies_played() == 0);
+  CHECK(legal_moves(copy).size() == legal_moves(played).size());
+  const std::string before = copy.sfen();
+  play(copy, "3a2b");
+  play(played, "3a2b");
+  CHECK(copy.sfen() == played.sfen());
+  CHECK(copy.plies_played() == 1);
+  played.copy_current(played);  // itself: only the history goes
+  CHECK(played.plies_played() == 0);
+  CHECK(played.sfen() == copy.sfen());
+  copy.undo_move();
+  CHECK(copy.sfen() == before);
+}
+
 TEST_CASE("mate solver: a child whose table entry was replaced keeps its numbers") {
   Position pos;
   REQUIRE(pos.set_sfen("+R7l/2pl3g1/1l2kp1pp/2P6/3n5/P4G3/3P1PPSP/1SGK2Br1/LN3G1N1 w BN6P2s2p 90")

@@ -51,10 +51,12 @@ Hand and_proof_hand(const Position& pos, Color attacker, Hand needed) {
 }  // namespace
 
 MateSearch::MateSearch(Position& pos, MateTable& table, const MateOptions& options,
-                       Color attacker)
+                       Color attacker, Scratch& scratch)
     : pos_(pos), table_(table), options_(options), attacker_(attacker),
-      root_offset_(pos.side_to_move() == attacker ? 0 : 1) {
-  frames_.resize(size_t(std::max(options.max_ply, 1)) + 2);
+      root_offset_(pos.side_to_move() == attacker ? 0 : 1), frames_(scratch.frames),
+      on_path_(scratch.on_path) {
+  const size_t plies = size_t(std::max(options.max_ply, 1)) + 2;
+  if (frames_.size() < plies) frames_.resize(plies);
 }
 
 MateStatus MateSearch::run(std::string& note) {

@@ -27,9 +27,13 @@ namespace engine::mate {
 // min_rep = -1: never stored, and at the root it reads as unknown, not no mate.
 class MateSearch {
  public:
+  struct Scratch;  // the memory one search leaves to the next (below)
+
   // `attacker`: the side that mates; usually the side to move, or its opponent for an
-  // escape problem (the defender to move, in check).
-  MateSearch(Position& pos, MateTable& table, const MateOptions& options, Color attacker);
+  // escape problem (the defender to move, in check). `scratch` must not serve another
+  // search at the same time.
+  MateSearch(Position& pos, MateTable& table, const MateOptions& options, Color attacker,
+             Scratch& scratch);
 
   // Searches from the current position (the attacker to move).
   MateStatus run(std::string& note);
@@ -62,6 +66,16 @@ class MateSearch {
     int min_rep = kSound;
   };
 
+ public:
+  // The per-ply child lists and the path's keys: kept from search to search (their vectors
+  // keep their capacity), so that the small calls inside the main search allocate nothing.
+  struct Scratch {
+    std::vector<std::vector<Child>> frames;
+    PathKeys on_path;  // empty between searches
+  };
+
+ private:
+
   Value dfpn(int ply, uint32_t thpn, uint32_t thdn);
   Value pds(int ply, uint32_t thpn, uint32_t thdn);
 
@@ -84,8 +98,8 @@ class MateSearch {
   const MateOptions& options_;
   Color attacker_;
   int root_offset_ = 0;  // 1 when the defender is to move at the root
-  std::vector<std::vector<Child>> frames_;
-  PathKeys on_path_;  // full keys of the current path, with their plies
+  std::vector<std::vector<Child>>& frames_;  // the scratch's
+  PathKeys& on_path_;  // full keys of the current path, with their plies (the scratch's)
   uint64_t nodes_ = 0;
   int max_ply_reached_ = 0;
   uintptr_t stack_root_ = 0;

@@ -28,12 +28,22 @@ int64_t elapsed_ms(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
+}  // namespace
+
+struct MateSolver::Memory {
+  Position pos;  // the copy each search plays its moves on
+  MateSearch::Scratch scratch;
+};
+
+namespace {
+
 // One solve: its searches (the first, the shorter-mate ones, the re-proofs of lost line nodes)
 // share the table, the node and time budget, and the progress reports.
 class Solve {
  public:
-  Solve(const Position& start, const MateOptions& options, MateResult& result, MateTable& table)
-      : start_(start), options_(options), result_(result), table_(table),
+  Solve(const Position& start, const MateOptions& options, MateResult& result, MateTable& table,
+        MateSolver::Memory& memory)
+      : start_(start), options_(options), result_(result), table_(table), memory_(memory),
         t0_(std::chrono::steady_clock::now()) {
     // An escape problem: the side to move is in check and the other side has no king, so
     // it can only be the defender; the other side attacks. (A defender without a king
@@ -101,8 +111,11 @@ class Solve {
           options_.progress(base + nodes, ms0 + ms, std::max(deepest, result_.max_ply_reached));
         };
     }
-    Position pos = from;
-    MateSearch search(pos, table_, sub, attacker_);
+    // The searches of one solve follow each other (a re-proof starts after the search that
+    // asked for it has ended), so they share the solver's memory.
+    Position& pos = memory_.pos;
+    pos.copy_current(from);
+    MateSearch search(pos, table_, sub, attacker_, memory_.scratch);
     const MateStatus status = search.run(note);
     if (refuted) *refuted = search.refuted_within_max_ply();
     // The limits of the whole solve, not of what was left of them for this search.
@@ -177,14 +190,23 @@ class Solve {
   const MateOptions& options_;
   MateResult& result_;
   MateTable& table_;
+  MateSolver::Memory& memory_;
   std::chrono::steady_clock::time_point t0_;
   Color attacker_ = kBlack;
 };
 
 }  // namespace
 
+MateSolver::MateSolver() : memory_(std::make_unique<Memory>()) {}
+MateSolver::~MateSolver() = default;
+
 Status solve_mate(const Position& start, const MateOptions& options, MateResult& result,
                   MateTable* table) {
+  return MateSolver().solve(start, options, result, table);
+}
+
+Status MateSolver::solve(const Position& start, const MateOptions& options, MateResult& result,
+                         MateTable* table) {
   result = MateResult{};
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<MateTable> own;
@@ -192,7 +214,7 @@ Status solve_mate(const Position& start, const MateOptions& options, MateResult&
     own = std::make_unique<MateTable>(options.table_megabytes);
     table = own.get();
   }
-  Solve(start, options, result, *table).run();
+  Solve(start, options, result, *table, *memory_).run();
   result.ms = elapsed_ms(t0);
   return Status::ok();
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,5 +88,24 @@ struct MateResult {
 // bad input the front cannot search).
 Status solve_mate(const Position& pos, const MateOptions& options, MateResult& result,
                   MateTable* table = nullptr);
+
+// A solver kept from call to call, one per thread (the main search's calls of a few dozen
+// nodes): its position copy, child lists and path keys keep their memory, so a call that
+// finds no mate allocates nothing. solve() answers as solve_mate() does.
+class MateSolver {
+ public:
+  MateSolver();
+  ~MateSolver();
+  MateSolver(const MateSolver&) = delete;
+  MateSolver& operator=(const MateSolver&) = delete;
+
+  Status solve(const Position& pos, const MateOptions& options, MateResult& result,
+               MateTable* table = nullptr);
+
+  struct Memory;  // what the calls share (solver.cpp)
+
+ private:
+  std::unique_ptr<Memory> memory_;
+};
 
 }  // namespace engine::mate
