@@ -1,7 +1,8 @@
-// sashite svm predict | data | train | bench: mate prediction with a linear SVM.
+// sashite svm predict | data | train | test | bench: mate prediction with a linear SVM.
 #include "app/svm_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -95,13 +96,74 @@ void run_data(DataOptions o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
-      "records %d (unreadable %d), positions %d (record %d, search %d): mate %d, nomate %d; "
-      "dropped unknown %d, duplicates %d; solver %s at %llu nodes; %.1f s\n",
-      stats.records, stats.records_unreadable, stats.record_positions + stats.search_positions,
-      stats.record_positions,
-      stats.search_positions, stats.mate, stats.nomate, stats.unknown, stats.duplicates,
+      "records %d (unreadable %d), positions %d (record %d, search %d, insearch %d): mate %d, "
+      "nomate %d; dropped unknown %d, duplicates %d; solver %s at %llu nodes; %.1f s\n",
+      stats.records, stats.records_unreadable,
+      stats.record_positions + stats.search_positions + stats.insearch_positions,
+      stats.record_positions, stats.search_positions, stats.insearch_positions, stats.mate,
+      stats.nomate, stats.unknown, stats.duplicates,
       o.data.sfen_only ? "none (unlabelled)" : o.labeller.c_str(),
       static_cast<unsigned long long>(o.data.sfen_only ? 0 : o.data.nodes), seconds);
+}
+
+// The features of a dataset's positions, and their labels.
+void dataset_features(const std::vector<tools::SvmExample>& examples, std::vector<MateFeatures>& x,
+                      std::vector<bool>& mate) {
+  x.resize(examples.size());
+  mate.resize(examples.size());
+  for (size_t i = 0; i < examples.size(); ++i) {
+    Position pos;
+    pos.set_sfen(examples[i].sfen);  // checked when read
+    engine::mate::compute_mate_features(pos, x[i]);
+    mate[i] = examples[i].mate;
+  }
+}
+
+// Accuracy, precision and recall of the predictions (decision values), for every source of
+// the dataset apart ("record", "search", "insearch") when it has more than one.
+void print_by_source(const std::vector<tools::SvmExample>& examples,
+                     const std::vector<double>& decisions, const std::vector<bool>& mate) {
+  std::vector<std::string> sources;
+  for (const tools::SvmExample& e : examples)
+    if (std::find(sources.begin(), sources.end(), e.source) == sources.end())
+      sources.push_back(e.source);
+  if (sources.size() < 2) return;
+  for (const std::string& source : sources) {
+    tools::MateConfusion c;
+    for (size_t i = 0; i < examples.size(); ++i)
+      if (examples[i].source == source) c.add(mate[i], SvmModel::predicts_mate(decisions[i]));
+    std::printf(
+        "  source %-9s %6d positions (%5.1f%% mate): accuracy %.4f; mate precision %.3f recall "
+        "%.3f; nomate precision %.3f recall %.3f\n",
+        source.c_str(), c.total(),
+        100.0 * (c.mate_as_mate + c.mate_as_nomate) / std::max(1, c.total()), c.accuracy(),
+        c.mate_precision(), c.mate_recall(), c.nomate_precision(), c.nomate_recall());
+  }
+}
+
+struct TestOptions {
+  std::string data;
+  std::string model;
+};
+
+void run_test(const TestOptions& o) {
+  const SvmModel model = load_model_or_fail("test", o.model);
+  std::vector<tools::SvmExample> examples;
+  if (Status s = tools::read_svm_data(o.data, examples); !s) fail_command("svm test", s.message());
+  if (examples.empty()) fail_command("svm test", o.data + ": no positions");
+  std::vector<MateFeatures> x;
+  std::vector<bool> mate;
+  dataset_features(examples, x, mate);
+  tools::MateConfusion all;
+  std::vector<double> decisions(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    decisions[i] = model.decision_value(x[i]);
+    all.add(mate[i], SvmModel::predicts_mate(decisions[i]));
+  }
+  const std::string title = "model " + (o.model.empty() ? std::string("(shipped)") : o.model) +
+                            " on " + o.data;
+  std::fputs(tools::format_mate_tables(all, title).c_str(), stdout);
+  print_by_source(examples, decisions, mate);
 }
 
 struct TrainOptions {
@@ -117,14 +179,11 @@ struct TrainOptions {
 void run_train(const TrainOptions& o) {
   std::vector<tools::SvmExample> examples;
   if (Status s = tools::read_svm_data(o.data, examples); !s) fail_command("svm train", s.message());
-  std::vector<MateFeatures> x(examples.size());
-  std::vector<bool> mate(examples.size());
+  std::vector<MateFeatures> x;
+  std::vector<bool> mate;
+  dataset_features(examples, x, mate);
   int mates = 0, records = 0;
   for (size_t i = 0; i < examples.size(); ++i) {
-    Position pos;
-    pos.set_sfen(examples[i].sfen);  // checked when read
-    engine::mate::compute_mate_features(pos, x[i]);
-    mate[i] = examples[i].mate;
     mates += mate[i];
     records += examples[i].source == "record";
   }
@@ -140,7 +199,7 @@ void run_train(const TrainOptions& o) {
     fail_command("svm train", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("data %s: %zu positions (%d from records, %zu from search): mate %d, nomate %zu\n",
+  std::printf("data %s: %zu positions (%d from records, %zu from searches): mate %d, nomate %zu\n",
               o.data.c_str(), examples.size(), records, examples.size() - records, mates,
               examples.size() - mates);
   std::printf("solver %s, %d-fold cross-validation (%s) over C:\n",
@@ -151,6 +210,7 @@ void run_train(const TrainOptions& o) {
   char title[128];
   std::snprintf(title, sizeof title, "%d-fold cross-validation at C=%g", o.folds, result.best_c);
   std::fputs(tools::format_mate_tables(result.cross_validation, title).c_str(), stdout);
+  print_by_source(examples, result.cross_validation_decisions, mate);
   std::printf("training accuracy of the final model %.4f; Platt A=%.4f B=%.4f; %.1f s\n",
               result.training.accuracy(), result.model.platt_a, result.model.platt_b, seconds);
   std::ostringstream comment;
@@ -215,7 +275,8 @@ void run_svm_bench(const SvmBenchOptions& o) {
 
 void add_svm_command(CLI::App& app) {
   CLI::App* svm =
-      app.add_subcommand("svm", "mate prediction with a linear SVM: predict, data, train, bench");
+      app.add_subcommand("svm",
+                         "mate prediction with a linear SVM: predict, data, train, test, bench");
   svm->require_subcommand(1);
 
   auto predict_options = std::make_shared<PredictOptions>();
@@ -246,6 +307,16 @@ void add_svm_command(CLI::App& app) {
   data->add_option("--max-games", data_options->data.max_games, "use at most N records (0: all)");
   data->add_option("--skip-games", data_options->data.skip_games,
                    "skip the first N records (sorted by path), to resume a run");
+  data->add_option("--insearch-nodes", data_options->data.insearch_nodes,
+                   "also search each record position this many nodes (MateSearch on) and take "
+                   "positions where the search called the mate solver (0: none)");
+  data->add_option("--insearch-samples", data_options->data.insearch_samples,
+                   "with --insearch-nodes: mate-call positions drawn from each search")
+      ->check(CLI::Range(1, 1000));
+  data->add_option("--insearch-every", data_options->data.insearch_every,
+                   "with --insearch-nodes: search also from every Nth position of each whole "
+                   "record (0: only from its last positions)")
+      ->check(CLI::Range(0, 1000));
   data->add_option("--labeller", data_options->labeller,
                    "mate solver for the labels (" + tools::mate_labeller_names() + ")");
   data->callback([data_options] { run_data(*data_options); });
@@ -265,6 +336,14 @@ void add_svm_command(CLI::App& app) {
                   "folds as contiguous blocks of the file (keeps each game in one fold)");
   train->add_option("--c", train_options->c_grid, "C values to try (default 2^-8..2^4)");
   train->callback([train_options] { run_train(*train_options); });
+
+  auto test_options = std::make_shared<TestOptions>();
+  CLI::App* test = svm->add_subcommand(
+      "test", "a model's Tables 3.1/3.2 on a labelled dataset, and its accuracy by source");
+  test->add_option("--data", test_options->data, "dataset from `svm data`")->required();
+  test->add_option("--model", test_options->model,
+                   "model file (default: the shipped data/mate/svm.model)");
+  test->callback([test_options] { run_test(*test_options); });
 
   auto bench_options = std::make_shared<SvmBenchOptions>();
   CLI::App* bench =

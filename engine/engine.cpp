@@ -324,6 +324,11 @@ Status Engine::prepare() {
   return errors.empty() ? Status::ok() : Status::error(errors);
 }
 
+void Engine::set_mate_call_observer(std::function<void(const Position&)> observer) {
+  mate_call_observer_ = std::move(observer);
+  apply_mate_calls();
+}
+
 void Engine::apply_mate_calls() {
   MateCallSettings settings;
   settings.enabled = options_.get_bool("MateSearch");
@@ -332,6 +337,7 @@ void Engine::apply_mate_calls() {
   settings.control = options_.get_string("MateControl") == "limit";
   settings.multiplier = double(options_.get_int("MateMultiplier")) / 100.0;
   settings.model = mate_model_;
+  settings.observe = mate_call_observer_;
   search_->set_mate_calls(std::move(settings));
 }
 

@@ -129,6 +129,9 @@ class Engine {
   uint64_t nodes_searched() const;
   // The futility statistics and adopted margins, for diagnostics.
   std::string futility_report() const;
+  // Shows `observer` every position where the search calls the mate solver (MateSearch on),
+  // before the call, from the search threads; empty: none. For datasets of such positions.
+  void set_mate_call_observer(std::function<void(const Position&)> observer);
 
  private:
   void apply_futility();
@@ -143,6 +146,7 @@ class Engine {
   Options options_;
   bool mate_model_loaded_ = false;
   std::shared_ptr<const mate::SvmModel> mate_model_;
+  std::function<void(const Position&)> mate_call_observer_;
   bool weights_loaded_ = false;
   BookLoader book_loader_;
   bool book_loaded_ = false;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,6 +55,9 @@ struct MateCallSettings {
   bool control = false;       // Default: off (application 1)
   double multiplier = 1.0;    // Default: 1 (application 1's total effort relative to nodes)
   std::shared_ptr<const mate::SvmModel> model;  // application 1's model (null: no control)
+  // Shown every position where a call is made, before it (the dataset of `svm data
+  // --insearch-nodes`); called from the search threads. Empty: none.
+  std::function<void(const Position&)> observe;
   static constexpr int kMaxPlies = 63;  // longest mate line a call looks for
 };
 

@@ -35,6 +35,7 @@ mate::MateResult Worker::solve_here(mate::MateTable& table, uint64_t node_limit)
 
 Value Worker::probe_mate(int ply, Move& first_move) {
   const MateCallSettings& settings = manager_.mate_;
+  if (settings.observe) settings.observe(pos_);
   if (!mate_table_) mate_table_ = std::make_unique<mate::MateTable>(kMateTableMegabytes);
   uint64_t limit = settings.nodes;
   if (settings.control && settings.model) {

@@ -260,6 +260,34 @@ TEST_CASE("mate calls in the search: a mate beyond the search depth is found and
   CHECK(pos.in_check());
 }
 
+TEST_CASE("mate calls in the search: the observer sees every call's position, before it") {
+  for (const bool mate_calls : {true, false}) {
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    engine.set_option("USI_OwnBook", "false");
+    engine.set_option("Threads", "1");
+    engine.set_option("MateSearch", mate_calls ? "true" : "false");
+    engine.set_option("MateMinDepth", "2");
+    std::vector<std::string> seen;
+    bool in_check = false;
+    engine.set_mate_call_observer([&](const Position& p) {
+      seen.push_back(p.sfen());
+      in_check = in_check || p.in_check();
+    });
+    REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}).is_ok());
+    SearchLimits limits;
+    limits.depth = 5;
+    const SearchResult r = engine.search(limits);
+    CHECK(r.kind == SearchResult::Kind::kMove);
+    CHECK(uint64_t(seen.size()) == r.mate_calls);  // no call here is skipped by a control
+    CHECK(!in_check);  // the solver is called only where the side to move is not in check
+    if (mate_calls) {
+      REQUIRE(!seen.empty());
+      CHECK(seen.front() != engine.position().sfen());  // never at the root
+    }
+  }
+}
+
 TEST_CASE("mate calls in the search: MateControl limit loads the model and searches") {
   Engine engine;
   engine.set_option("USI_Hash", "16");

@@ -16,6 +16,8 @@
 #include "engine/position.h"
 #include "tools/svm_data.h"
 #include "tools/svm_train.h"
+#include "tests/run_command.h"
+#include "tests/temp_dir.h"
 
 namespace svm_test {
 
@@ -306,6 +308,76 @@ TEST_CASE("svm data: record ends plus random nodes, labelled through the interfa
   CHECK(again.str() == out.str());
   // No solver, no data.
   CHECK(!tools::make_svm_data(options, tools::MateLabeller(), out, stats, nullptr).is_ok());
+}
+
+TEST_CASE("svm data: the positions where searches call the mate solver") {
+  tools::SvmDataOptions options;
+  options.records_dir = std::string(SASHITE_TEST_DATA_DIR) + "/records";
+  options.max_games = 2;
+  options.positions_per_game = 2;
+  options.insearch_nodes = 3000;
+  options.insearch_samples = 3;
+  const tools::MateLabeller fake = [](const Position& pos, uint64_t) {
+    return pos.hand(pos.side_to_move()).empty() ? tools::MateLabel::kNoMate
+                                                : tools::MateLabel::kMate;
+  };
+  auto make = [&](tools::SvmDataStats& stats) {
+    std::ostringstream out;
+    REQUIRE(tools::make_svm_data(options, fake, out, stats, nullptr).is_ok());
+    return out.str();
+  };
+  tools::SvmDataStats ends;
+  const std::string ends_only = make(ends);
+  // Two games, two searched positions each, at most three samples from each search.
+  CHECK(ends.insearch_positions > 0);
+  CHECK(ends.insearch_positions <= 2 * 2 * 3);
+  CHECK(ends.mate + ends.nomate ==
+        ends.record_positions + ends.search_positions + ends.insearch_positions);
+  std::vector<tools::SvmExample> rows;
+  REQUIRE(tools::parse_svm_data(ends_only, "made", rows).is_ok());
+  int insearch = 0;
+  for (const tools::SvmExample& row : rows) {
+    if (row.source != "insearch") continue;
+    ++insearch;
+    Position pos;
+    REQUIRE(pos.set_sfen(row.sfen).is_ok());
+    CHECK(!pos.in_check());  // where the search calls the solver
+  }
+  CHECK(insearch == ends.insearch_positions);
+  tools::SvmDataStats again;
+  CHECK(make(again) == ends_only);  // searches of a fixed node count: the same file
+  // From every 20th position of the whole games as well: more searches, more positions.
+  options.insearch_every = 20;
+  tools::SvmDataStats every;
+  make(every);
+  CHECK(every.insearch_positions > ends.insearch_positions);
+  CHECK(every.record_positions == ends.record_positions);
+}
+
+TEST_CASE("sashite svm test: the tables of a model on a dataset, by source; errors by line") {
+  const std::string binary = SASHITE_TEST_DATA_DIR "/../../build/sashite";
+  TempDir dir{"sashite-svm-test"};
+  const std::string data = (dir.path / "d.tsv").string();
+  {
+    std::ofstream out(data);
+    out << "# sashite svm data 1\n"
+        << "mate\trecord\t4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n"
+        << "nomate\trecord\tlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+        << "mate\tinsearch\t3k5/9/3P5/9/9/9/9/9/4K4 b G 1\n";
+  }
+  int status = -1;
+  const std::string out = test_commands::run_command(binary + " svm test --data " + data, status);
+  CHECK(status == 0);
+  CHECK(out.find("Table 3.1: model (shipped) on " + data + " (3 positions)") != std::string::npos);
+  CHECK(out.find("source record         2 positions ( 50.0% mate): accuracy") != std::string::npos);
+  CHECK(out.find("source insearch       1 positions (100.0% mate): accuracy") != std::string::npos);
+  {
+    std::ofstream out(data, std::ios::app);
+    out << "maybe\trecord\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n";
+  }
+  const std::string bad = test_commands::run_command(binary + " svm test --data " + data, status);
+  CHECK(status != 0);
+  CHECK(bad.find(data + ":5: label 'maybe'") != std::string::npos);
 }
 
 TEST_CASE("svm features: check potential agrees with the legal checking moves") {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "engine/csa_files.h"
 #include "engine/csa_record.h"
+#include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/text_lines.h"
 
@@ -23,6 +25,63 @@ using engine::Status;
 namespace {
 
 const char* label_name(bool mate) { return mate ? "mate" : "nomate"; }
+
+enum class Source { kRecord, kSearch, kInSearch };
+const char* source_name(Source s) {
+  return s == Source::kRecord ? "record" : s == Source::kSearch ? "search" : "insearch";
+}
+int& source_count(SvmDataStats& stats, Source s) {
+  return s == Source::kRecord   ? stats.record_positions
+         : s == Source::kSearch ? stats.search_positions
+                                : stats.insearch_positions;
+}
+
+// The engine whose searches give the in-search positions, and the sample of the positions
+// where its last search called the mate solver (reservoir sampling, the search's thread).
+class MateCallSampler {
+ public:
+  Status start(const SvmDataOptions& options, std::mt19937_64& rng) {
+    rng_ = &rng;
+    samples_ = size_t(std::max(options.insearch_samples, 1));
+    limits_.nodes = options.insearch_nodes;
+    for (const auto& [name, value] :
+         {std::pair{"Threads", "1"}, {"USI_Hash", "16"}, {"USI_OwnBook", "false"},
+          {"MateSearch", "true"}})
+      if (Status s = engine_.set_option(name, value); !s) return s;
+    if (Status s = engine_.prepare(); !s)
+      return Status::error("svm data: the engine: " + s.message());
+    engine_.set_mate_call_observer([this](const Position& pos) { observe(pos); });
+    return Status::ok();
+  }
+  // Searches from pos; the positions drawn are in sample() until the next call.
+  Status search(const Position& pos) {
+    seen_ = 0;
+    taken_.clear();
+    if (Status s = engine_.set_position(pos.sfen(), {}); !s) return s;
+    engine_.new_game();
+    engine_.search(limits_);
+    return Status::ok();
+  }
+  const std::vector<Position>& sample() const { return taken_; }
+
+ private:
+  void observe(const Position& pos) {
+    ++seen_;
+    if (taken_.size() < samples_) {
+      taken_.emplace_back().copy_current(pos);
+      return;
+    }
+    const uint64_t j = std::uniform_int_distribution<uint64_t>(0, seen_ - 1)(*rng_);
+    if (j < samples_) taken_[j].copy_current(pos);
+  }
+
+  engine::Engine engine_;
+  engine::SearchLimits limits_;
+  std::mt19937_64* rng_ = nullptr;
+  size_t samples_ = 2;
+  uint64_t seen_ = 0;
+  std::vector<Position> taken_;
+};
 
 std::vector<std::string> csa_files_under(const std::string& dir, Status& status) {
   std::vector<std::string> files;
@@ -45,6 +104,11 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
   if (files.empty()) return Status::error(options.records_dir + ": no .csa files under it");
   std::mt19937_64 rng(options.seed);
   std::unordered_set<uint64_t> seen;
+  std::unique_ptr<MateCallSampler> sampler;
+  if (options.insearch_nodes > 0) {
+    sampler = std::make_unique<MateCallSampler>();
+    if (Status s = sampler->start(options, rng); !s) return s;
+  }
 
   if (options.sfen_only)
     out << "# sashite svm data --sfen-only: one unlabelled SFEN per line\n";
@@ -52,17 +116,26 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
     out << "# sashite svm data 1: LABEL<TAB>SOURCE<TAB>SFEN (tools/svm_data.h)\n";
   out << "# records " << options.records_dir << ", last " << options.positions_per_game
       << " positions each plus one random node 1.." << options.max_search_plies
-      << " plies below each; "
+      << " plies below each"
+      << (options.insearch_nodes == 0
+              ? std::string()
+              : ", " + std::to_string(options.insearch_samples) + " mate-call positions of a " +
+                    std::to_string(options.insearch_nodes) + "-node search from each" +
+                    (options.insearch_every > 0
+                         ? " and from every " + std::to_string(options.insearch_every) +
+                               "th position of the record"
+                         : std::string()))
+      << "; "
       << (options.sfen_only ? "unlabelled" : "solver budget " + std::to_string(options.nodes) + " nodes")
       << "; seed " << options.seed << "\n";
 
-  auto emit = [&](const Position& pos, bool from_record) {
+  auto emit = [&](const Position& pos, Source source) {
     if (!seen.insert(pos.key()).second) {
       ++stats.duplicates;
       return;
     }
     if (options.sfen_only) {
-      ++(from_record ? stats.record_positions : stats.search_positions);
+      ++source_count(stats, source);
       out << pos.sfen() << '\n';
       return;
     }
@@ -78,9 +151,8 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
     }
     const bool mate = l == MateLabel::kMate;
     ++(mate ? stats.mate : stats.nomate);
-    ++(from_record ? stats.record_positions : stats.search_positions);
-    out << label_name(mate) << '\t' << (from_record ? "record" : "search") << '\t' << pos.sfen()
-        << '\n';
+    ++source_count(stats, source);
+    out << label_name(mate) << '\t' << source_name(source) << '\t' << pos.sfen() << '\n';
   };
 
   int games = 0, skipped = 0;
@@ -97,7 +169,9 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
       continue;
     }
     const int total = int(record.moves.size());
-    const int first = std::max(0, total - options.positions_per_game + 1);
+    const int last = std::max(0, total - options.positions_per_game + 1);
+    const bool every = sampler && options.insearch_every > 0;
+    const int first = every ? std::min(last, options.insearch_every) : last;
     if (!engine::replay_csa_record(record, pos, first)) {
       ++stats.records_unreadable;
       continue;
@@ -106,7 +180,14 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
     ++stats.records;
     for (int ply = first; ply <= total; ++ply) {
       if (ply > first) pos.do_move(record.moves[ply - 1].move);
-      emit(pos, true);
+      if (ply < last) {
+        // Before the record's last positions: only the searches of every Nth.
+        if (ply % options.insearch_every != 0) continue;
+        if (Status s = sampler->search(pos); !s) return s;
+        for (const Position& p : sampler->sample()) emit(p, Source::kInSearch);
+        continue;
+      }
+      emit(pos, Source::kRecord);
       // One random node below: a line of 1..max plies of legal moves.
       Position node = pos;
       std::uniform_int_distribution<int> depth_of(1, std::max(1, options.max_search_plies));
@@ -118,7 +199,11 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
         std::uniform_int_distribution<int> pick(0, moves.size() - 1);
         node.do_move(moves[pick(rng)]);
       }
-      if (played > 0) emit(node, false);
+      if (played > 0) emit(node, Source::kSearch);
+      if (sampler) {
+        if (Status s = sampler->search(pos); !s) return s;
+        for (const Position& p : sampler->sample()) emit(p, Source::kInSearch);
+      }
     }
     out.flush();
     if (log && games % 20 == 0)

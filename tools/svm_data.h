@@ -1,5 +1,6 @@
-// The mate-prediction dataset: positions from the ends of game records and from a shallow
-// search below them, each labelled mate / nomate by a mate solver at a fixed node budget.
+// The mate-prediction dataset: positions from the ends of game records, from a shallow
+// random line below them and from where a search below them calls the mate solver, each
+// labelled mate / nomate by a mate solver at a fixed node budget.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,15 @@ struct SvmDataOptions {
   int max_games = 0;          // 0: every record
   int skip_games = 0;         // start after the first N records (to resume a run)
   double slow_seconds = 5.0;  // log positions whose labelling takes longer
+  // The positions the playing engine's mate calls see: from each record position a search of
+  // insearch_nodes nodes (one thread, MateSearch on, no book), and insearch_samples of the
+  // positions where it called the mate solver, drawn at random. 0: none (Default).
+  uint64_t insearch_nodes = 0;
+  int insearch_samples = 2;
+  // Searched from as well: every Nth position of the whole record (plies N, 2N, ...), not
+  // only its last positions_per_game, since the engine calls the solver in every phase of a
+  // game. 0: the last positions only (Default).
+  int insearch_every = 0;
   // Write the positions only, one SFEN per line, unlabelled (no solver runs): the input of
   // `sashite mate --compare`, which needs the hard positions the labelling would drop.
   bool sfen_only = false;
@@ -50,6 +60,7 @@ struct SvmDataStats {
   int records_unreadable = 0;
   int record_positions = 0;  // labelled positions from the records themselves
   int search_positions = 0;  // labelled positions from the random shallow lines
+  int insearch_positions = 0;  // labelled positions from the mate calls of searches
   int duplicates = 0;        // positions seen before (same key), skipped
   int mate = 0;
   int nomate = 0;
@@ -59,19 +70,20 @@ struct SvmDataStats {
 // One row of the dataset file.
 struct SvmExample {
   bool mate = false;
-  std::string source;  // "record" or "search"
+  std::string source;  // "record", "search" or "insearch"
   std::string sfen;
 };
 
 // The dataset file: comment lines start with '#'; each other line is
 //   LABEL<TAB>SOURCE<TAB>SFEN
-// with LABEL "mate" or "nomate" and SOURCE "record" or "search". The features are not stored:
-// they are recomputed from the SFEN when training (cheap), so the file stays valid when the
-// feature set changes.
+// with LABEL "mate" or "nomate" and SOURCE "record", "search" or "insearch". The features are
+// not stored: they are recomputed from the SFEN when training (cheap), so the file stays valid
+// when the feature set changes.
 //
 // Builds the dataset: for each record, its last positions_per_game positions, and from each of
 // them one node at the end of a random line of 1..max_search_plies legal moves (the document's
-// "random node of a shallow search"); each labelled by `label` at options.nodes. Unknown
+// "random node of a shallow search"), and with options.insearch_nodes the sampled mate-call
+// positions of a search from each; each labelled by `label` at options.nodes. Unknown
 // results are dropped and counted. Progress goes to `log` when not null. With
 // options.sfen_only the lines are bare SFENs and `label` is not called (it may be empty).
 engine::Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label,

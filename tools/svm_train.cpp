@@ -271,6 +271,7 @@ Status train_mate_model_cv(const std::vector<MateFeatures>& x, const std::vector
   if (Status s = train_mate_model(x, mate, result.best_c, options.solver, result.model); !s)
     return s;
   fit_platt(best_decisions, mate, result.model.platt_a, result.model.platt_b);
+  result.cross_validation_decisions = std::move(best_decisions);
   for (int i = 0; i < n; ++i)
     result.training.add(mate[i], SvmModel::predicts_mate(result.model.decision_value(x[i])));
   return Status::ok();

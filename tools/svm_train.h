@@ -52,6 +52,7 @@ struct SvmTrainResult {
   double best_c = 0;
   std::vector<std::pair<double, double>> grid;  // (C, cross-validated accuracy)
   MateConfusion cross_validation;               // at best_c, every example predicted once
+  std::vector<double> cross_validation_decisions;  // those predictions, example by example
   MateConfusion training;                       // the final model on its own training data
   engine::mate::SvmModel model;                 // trained on every example at best_c
 };
