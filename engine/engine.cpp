@@ -152,9 +152,10 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   };
   // Default: none. limit: each call's node limit scaled by the sigmoid of the SVM's decision
   // value, normalised by its running mean, so the total effort stays MateNodes times
-  // MateMultiplier.
-  options_.add_combo("MateControl", "none", {"none", "limit"},
-      "limit: each call's node limit scaled by the SVM's mate prediction (techniques.md application 1).").on_change = [this](const Option&) {
+  // MateMultiplier. step: a call only where the SVM predicts a mate, its limit growing with
+  // the mate probability (MateCallSettings::step).
+  options_.add_combo("MateControl", "none", {"none", "limit", "step"},
+      "limit: each call's node limit scaled by the SVM's mate prediction (techniques.md application 1); step: calls only where it predicts a mate, more nodes the likelier.").on_change = [this](const Option&) {
     mate_model_loaded_ = mate_model_ != nullptr;
     apply_mate_calls();
   };
@@ -335,6 +336,7 @@ void Engine::apply_mate_calls() {
   settings.nodes = uint64_t(options_.get_int("MateNodes"));
   settings.min_depth = int(options_.get_int("MateMinDepth"));
   settings.control = options_.get_string("MateControl") == "limit";
+  settings.step = options_.get_string("MateControl") == "step";
   settings.multiplier = double(options_.get_int("MateMultiplier")) / 100.0;
   settings.model = mate_model_;
   settings.observe = mate_call_observer_;

@@ -53,6 +53,10 @@ struct MateCallSettings {
   uint64_t nodes = 32;        // Default: 32 (the base node limit of one call)
   int min_depth = 3;          // Default: 3 (remaining depth of the node, in plies)
   bool control = false;       // Default: off (application 1)
+  // Default: off. Application 1's step control: no call where the model predicts no mate;
+  // elsewhere the limit nodes * multiplier * 2p, p the mate probability (about 1 to 2 times
+  // the base: Platt's sigmoid gives a predicted mate p near 1/2 or more).
+  bool step = false;
   double multiplier = 1.0;    // Default: 1 (application 1's total effort relative to nodes)
   std::shared_ptr<const mate::SvmModel> model;  // application 1's model (null: no control)
   // Shown every position where a call is made, before it (the dataset of `svm data

@@ -38,7 +38,12 @@ Value Worker::probe_mate(int ply, Move& first_move) {
   if (settings.observe) settings.observe(pos_);
   if (!mate_table_) mate_table_ = std::make_unique<mate::MateTable>(kMateTableMegabytes);
   uint64_t limit = settings.nodes;
-  if (settings.control && settings.model) {
+  if (settings.step && settings.model) {
+    const double d = settings.model->decision_value(pos_);
+    if (!mate::SvmModel::predicts_mate(d)) return kValueNone;
+    limit = std::max<uint64_t>(
+        1, uint64_t(double(limit) * settings.multiplier * 2 * settings.model->probability(d) + 0.5));
+  } else if (settings.control && settings.model) {
     if (!mate_limit_)
       mate_limit_ = std::make_unique<mate::MateNodeLimitControl>(settings.model, settings.multiplier);
     limit = mate_limit_->node_limit(pos_, settings.nodes);

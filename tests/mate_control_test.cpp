@@ -288,6 +288,42 @@ TEST_CASE("mate calls in the search: the observer sees every call's position, be
   }
 }
 
+TEST_CASE("mate calls in the search: MateControl step calls only where a mate is predicted") {
+  auto run = [](const std::string& control, const std::string& sfen,
+                const std::vector<std::string>& moves, int depth, uint64_t& sites) {
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    engine.set_option("USI_OwnBook", "false");
+    engine.set_option("Threads", "1");
+    engine.set_option("MateSearch", "true");
+    engine.set_option("MateControl", control);
+    engine.set_option("MateMinDepth", "1");
+    engine.set_option("MateNodes", "5000");
+    REQUIRE(engine.prepare().is_ok());
+    sites = 0;
+    engine.set_mate_call_observer([&](const Position&) { ++sites; });
+    REQUIRE(engine.set_position(sfen, moves).is_ok());
+    SearchLimits limits;
+    limits.depth = depth;
+    return engine.search(limits);
+  };
+  uint64_t sites = 0;
+  // An opening: the model predicts no mate almost everywhere, so few of the sites get a call.
+  const SearchResult opening = run("step", "startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}, 4, sites);
+  CHECK(opening.kind == SearchResult::Kind::kMove);
+  CHECK(sites > 0);
+  CHECK(opening.mate_calls < sites);
+  uint64_t plain_sites = 0;
+  const SearchResult plain = run("none", "startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}, 4,
+                                 plain_sites);
+  CHECK(plain.mate_calls == plain_sites);
+  // Kongo problem 2, a mate the depth-3 search alone does not see: predicted, called, found.
+  const std::string sfen = load_problems("mate_kongo50.sfen")[1].sfen;
+  const SearchResult mate = run("step", sfen, {}, 3, sites);
+  CHECK(mate.score >= kValueMateInMaxPly);
+  CHECK(mate.mate_found > 0);
+}
+
 TEST_CASE("mate calls in the search: MateControl limit loads the model and searches") {
   Engine engine;
   engine.set_option("USI_Hash", "16");
