@@ -15,6 +15,7 @@
 #include "client/csa_client.h"
 #include "client/csa_config.h"
 #include "client/engine_player.h"
+#include "client/status_service.h"
 #include "client/usi_engine_player.h"
 
 namespace {
@@ -44,6 +45,10 @@ void add_csa_options(CLI::App& app, CsaCommandOptions& o) {
                  "command line)");
   app.add_option("--games", o.games, "games to play, 0 = forever (overrides session.games)")
       ->check(CLI::Range(0, 1000000));
+  app.add_option("--status-port", o.status_port,
+                 "port of the live status page on status.bind (127.0.0.1 by default); 0 = off "
+                 "(overrides status.port)")
+      ->check(CLI::Range(0, 65535));
 }
 
 int run_csa_command(const CsaCommandOptions& o) {
@@ -59,9 +64,12 @@ int run_csa_command(const CsaCommandOptions& o) {
   if (!o.game.empty()) config.game = o.game;
   if (!o.trip.empty()) config.trip = o.trip;
   if (o.games >= 0) config.games = o.games;
-  if (engine::Status st = client::validate_for_login(config); !st) {
-    std::cerr << "sashite csa: " << o.config_path << ": " << st.message() << "\n";
-    return client::kExitSetup;
+  if (o.status_port >= 0) config.status_port = o.status_port;
+  for (auto check : {client::validate_for_login, client::validate_status_settings}) {
+    if (engine::Status st = check(config); !st) {
+      std::cerr << "sashite csa: " << o.config_path << ": " << st.message() << "\n";
+      return client::kExitSetup;
+    }
   }
 
   // The built-in engine plays, or (engine.command) answers for an external engine that cannot:
@@ -107,8 +115,24 @@ int run_csa_command(const CsaCommandOptions& o) {
         std::make_unique<client::BookFrontPlayer>(book, *engine, config.book_play_max_distance);
     engine = book_front.get();
   }
+  client::StatusBoard status_board;  // outlives the client, which updates it
   client::AsioTransport transport;
   client::CsaClient csa(config, transport, *engine, [&transport] { transport.interrupt(); });
+  std::unique_ptr<client::StatusService> status_page;
+  if (config.status_port > 0) {
+    status_page = std::make_unique<client::StatusService>(
+        client::StatusServiceOptions{config.status_bind, config.status_port, config.status_token},
+        status_board);
+    if (engine::Status st = status_page->start(); !st) {
+      std::cerr << "sashite csa: status page: " << st.message() << "\n";
+      return client::kExitSetup;
+    }
+    std::cerr << "sashite csa: status page on http://"
+              << (config.status_bind.find(':') != std::string::npos ? "[" + config.status_bind + "]"
+                                                                    : config.status_bind)
+              << ":" << status_page->port() << "/" << std::endl;
+    csa.set_status_board(&status_board);
+  }
 
   g_client.store(&csa);
   struct sigaction sa {};

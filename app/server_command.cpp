@@ -1,7 +1,12 @@
 // sashite server: the local CSA server (tools/csa_server.h) and its command line.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 
+#include "client/csa_config.h"
+#include "client/status_board.h"
+#include "client/status_service.h"
 #include "tools/csa_server.h"
 
 namespace tools {
@@ -29,17 +34,52 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
   sub.add_option("--delay-ms", o.delay_ms,
                  "delay every line sent by this many ms, to inject latency (default: 0)")
       ->check(CLI::Range(0, 60000));
+  sub.add_option("--status-port", o.status_port,
+                 "port of the live status page (games in progress and finished); 0 = off "
+                 "(default: 0)")
+      ->check(CLI::Range(0, 65535));
+  sub.add_option("--status-bind", o.status_bind,
+                 "address of the status page (default: 127.0.0.1; any other needs a token)");
+  sub.add_option("--status-token", o.status_token,
+                 "the status page's secret, required on every request (better: the environment "
+                 "variable SASHITE_STATUS_TOKEN)");
 }
 
 }  // namespace tools
 
-int run_server_command(const tools::ServerOptions& options) {
+int run_server_command(const tools::ServerOptions& given) {
+  tools::ServerOptions options = given;
+  if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
+  if (options.status_port > 0) {
+    client::CsaConfig status_settings;
+    status_settings.status_port = options.status_port;
+    status_settings.status_bind = options.status_bind;
+    status_settings.status_token = options.status_token;
+    if (const engine::Status st = client::validate_status_settings(status_settings); !st) {
+      std::cerr << "sashite server: " << st.message() << "\n";
+      return 1;
+    }
+  }
+  client::StatusBoard status_board;  // outlives the server, which updates it
   tools::CsaServer server(options, std::cout);
   if (const engine::Status st = server.listen(/*handle_signals=*/true); !st) {
     std::cerr << "sashite server: " << st.message() << "\n";
     return 1;
   }
+  std::unique_ptr<client::StatusService> status;
+  if (options.status_port > 0) {
+    server.set_status_board(&status_board);
+    status = std::make_unique<client::StatusService>(
+        client::StatusServiceOptions{options.status_bind, options.status_port,
+                                     options.status_token},
+        status_board);
+    if (const engine::Status st = status->start(); !st) {
+      std::cerr << "sashite server: status page: " << st.message() << "\n";
+      return 1;
+    }
+  }
   std::cout << "listening on " << options.host << ":" << server.port() << std::endl;
+  if (status) std::cout << "status page on http://" << options.status_bind << ":" << status->port() << "/" << std::endl;
   server.run();
   return 0;
 }

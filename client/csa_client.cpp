@@ -101,6 +101,10 @@ int CsaClient::run() {
     log_->error("{}", st.message());
     return kExitSetup;
   }
+  if (status_board_) {
+    status_ = std::make_unique<ClientStatus>(*status_board_, config_, start_ns_ / 1000000);
+    status_->load_history(files_.results_path());
+  }
   log_->info("sashite csa: {} at {}:{}, {} login, game '{}', {} game(s); records in {}",
              config_.name, config_.host, config_.port, config_.x1 ? "x1" : "CSA", config_.game,
              config_.games == 0 ? std::string("endless") : std::to_string(config_.games),
@@ -194,6 +198,7 @@ void CsaClient::do_connect() {
       transport_.connect(config_.host, config_.port, int64_t(config_.connect_timeout_s) * 1000);
   if (st) {
     ++connections_;
+    if (status_) status_->connected();
     last_received_ms_ = now_ms();
     log_->info("connected");
     return handle(event::Connected{});
@@ -217,6 +222,7 @@ void CsaClient::handle(const Event& event, int64_t at_ms) {
     ++failures_;  // dropped before the login completed (a game cut is no failed connection)
   for (const Action& a : session_->handle(at_ms, event)) execute(a);
   const CsaSession::State after = session_->state();
+  if (status_) status_->connection(after, connect_at_ms_, now_ms());
   if (after >= CsaSession::State::kWaitingForGame && after <= CsaSession::State::kGameOver)
     failures_ = 0;
 }
@@ -257,13 +263,16 @@ void CsaClient::execute(const Action& a) {
     game_summary_ = g->summary;
     us_ = g->summary.your_turn;
     engine_.new_game(g->summary);
+    if (status_) status_->game_started(*session_);
     // files_ and record_paths_ belong to the writer's thread from here on (run() flushes it).
     writer_.post([this, summary = g->summary] {
       files_.start_game(summary);
       record_paths_.push_back(files_.record_path());
+      if (status_) status_->record_files(summary.game_id, files_.csa_path(), files_.kif_path());
       log_->info("record: {}", files_.record_path());
     });
   } else if (std::holds_alternative<action::RecordUpdated>(a)) {
+    if (status_) status_->record_updated(*session_);
     writer_.post(
         [this, record = session_->record()] {
           if (engine::Status st = files_.write_record(record); !st) log_->error("{}", st.message());
@@ -273,6 +282,7 @@ void CsaClient::execute(const Action& a) {
     results_.push_back(g->result);
     if (!g->result.outcome) game_cut_ = true;
     engine_.game_over(g->result.outcome);
+    if (status_) status_->game_ended(*session_, g->result);
     if (g->result.ponder_searches > 0)
       log_->info("ponder: {} of {} hit, {} ms thought on the opponent's time before our turns",
                  g->result.ponder_hits, g->result.ponder_searches, g->result.ponder_hit_ms);
@@ -316,6 +326,7 @@ void CsaClient::drain_engine_answers() {
   }
   for (event::EngineMoveReady& a : answers) {
     log_->debug("engine answered search {}", a.search_id);
+    if (status_) status_->engine_answer(*session_, a.move);
     handle(std::move(a));
     if (finished_) return;
   }

@@ -32,12 +32,14 @@
 #include <string>
 #include <vector>
 
+#include "client/client_status.h"
 #include "client/csa_config.h"
 #include "client/csa_session.h"
 #include "client/engine_player.h"
 #include "client/game_files.h"
 #include "client/log_limiter.h"
 #include "client/record_writer.h"
+#include "client/status_board.h"
 #include "client/transport.h"
 
 namespace spdlog {
@@ -62,6 +64,10 @@ class CsaClient {
   ~CsaClient();
   CsaClient(const CsaClient&) = delete;
   CsaClient& operator=(const CsaClient&) = delete;
+
+  // Keeps `board` (the status page's model) up to date from run() on. Call before run();
+  // the board must outlive the client.
+  void set_status_board(StatusBoard* board) { status_board_ = board; }
 
   // Plays until the session finishes; returns the exit status (above).
   int run();
@@ -114,6 +120,8 @@ class CsaClient {
   std::vector<std::string> record_paths_;  // filled on writer_'s thread, read after run()
   std::string finish_reason_;
   int connections_ = 0;
+  StatusBoard* status_board_ = nullptr;
+  std::unique_ptr<ClientStatus> status_;  // set when status_board_ is
   // A server flooding us (a refused Game_Summary of 200,000 lines) must not rotate the log
   // away: warnings of one kind and the lines sent or received are limited per window (a
   // summary with 2,000 moves played stays whole).

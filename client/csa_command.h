@@ -16,9 +16,10 @@ struct CsaCommandOptions {
   std::string game;         // --game G
   std::string trip;         // --trip T        (better: the environment, see csa_config.h)
   int games = -1;           // --games N       (-1: not given; 0: forever)
+  int status_port = -1;     // --status-port P (-1: not given; 0: off)
 };
 
-// Adds --config, --host, --port, --name, --game, --trip and --games to `app`.
+// Adds --config, --host, --port, --name, --game, --trip, --games and --status-port to `app`.
 void add_csa_options(CLI::App& app, CsaCommandOptions& options);
 
 // Loads the configuration, applies the environment and the flags, and plays. Returns 0 when

@@ -241,6 +241,11 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                   {"console", r.bool_key(c.log_console)},
                   {"record_formats", record_formats},
               })},
+      {"status", section({
+                     {"port", r.int_key(c.status_port, 0, 65535)},
+                     {"bind", r.string_key(c.status_bind)},
+                     {"token", r.string_key(c.status_token)},
+                 })},
   };
   if (Status st = r.read_table(root, "", top); !st) return st;
   c.x1 = login == 1;
@@ -264,10 +269,28 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
   if (c.host.empty()) return Status::error(file + ": server.host is empty");
   if (c.log_dir.empty() || c.record_dir.empty())
     return Status::error(file + ": log.log_dir and log.record_dir must not be empty");
+  if (c.status_bind.empty()) return Status::error(file + ": status.bind is empty");
   return Status::ok();
 }
 
 }  // namespace
+
+bool is_loopback_address(const std::string& address) {
+  if (address == "localhost" || address == "::1" || address == "[::1]") return true;
+  return address.starts_with("127.") && address.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+Status validate_status_settings(const CsaConfig& c) {
+  if (c.status_port == 0) return Status::ok();
+  if (!is_loopback_address(c.status_bind) && c.status_token.empty())
+    return Status::error("status.bind \"" + quote_line(c.status_bind, 64) +
+                         "\" is not a loopback address: the status page then needs status.token "
+                         "(or the environment variable " + kStatusTokenEnv + ")");
+  for (char ch : c.status_token)
+    if (ch <= ' ' || ch > '~')
+      return Status::error("status.token must be printable ASCII without spaces");
+  return Status::ok();
+}
 
 std::string CsaConfig::login_password() const {
   if (!password.empty()) return password;
@@ -306,6 +329,7 @@ Status load_csa_config(const std::string& path, CsaConfig& out) {
 void apply_environment(CsaConfig& config) {
   if (const char* p = std::getenv(kPasswordEnv); p && *p) config.password = p;
   if (const char* t = std::getenv(kTripEnv); t && *t) config.trip = t;
+  if (const char* t = std::getenv(kStatusTokenEnv); t && *t) config.status_token = t;
 }
 
 Status validate_for_login(const CsaConfig& c) {

@@ -86,6 +86,14 @@
 //                             (<Game_ID>.csa) and KIF (<Game_ID>.kifu, UTF-8); one at least
 //   console = true            also log to standard error
 //
+//   [status]                  the live status page (read-only): /, /status.json, /metrics
+//   port = 0                  TCP port of its HTTP server, 0 = no status page
+//   bind = "127.0.0.1"        address it listens on; any other than a loopback address
+//                             needs a token
+//   token = ""                the secret every request must carry (?token=... or
+//                             "Authorization: Bearer ..."); overridden by the environment
+//                             variable SASHITE_STATUS_TOKEN
+//
 // Relative directories are taken from the working directory.
 
 #include <cstdint>
@@ -154,6 +162,10 @@ struct CsaConfig {
   std::string record_dir = "records";
   bool record_csa = true, record_kif = true;
   bool log_console = true;
+  // [status]
+  int status_port = 0;
+  std::string status_bind = "127.0.0.1";
+  std::string status_token;
 
   // The LOGIN password field: `password` if set, else "<game>,<trip>" in CSA mode ("<game>"
   // without a trip) and the trip in x1 mode.
@@ -165,6 +177,7 @@ struct CsaConfig {
 // Environment variables read by apply_environment.
 constexpr const char* kPasswordEnv = "SASHITE_CSA_PASSWORD";
 constexpr const char* kTripEnv = "SASHITE_CSA_TRIP";
+constexpr const char* kStatusTokenEnv = "SASHITE_STATUS_TOKEN";
 
 // Reads the TOML file at `path` over the defaults above. Errors read
 // "PATH:LINE: server.port: 70000 is out of range 1..65535", "PATH:LINE: unknown key
@@ -177,5 +190,9 @@ void apply_environment(CsaConfig& config);
 // Checks what only the merged configuration (file, flags, environment) can tell: a valid
 // login name and password, and a game name in x1 mode.
 engine::Status validate_for_login(const CsaConfig& config);
+// The status page's settings: a non-loopback bind needs a token, a printable one.
+engine::Status validate_status_settings(const CsaConfig& config);
+// 127.x.x.x, ::1 or localhost.
+bool is_loopback_address(const std::string& address);
 
 }  // namespace client

@@ -528,6 +528,8 @@ void CsaSession::apply_move(const ServerLine& line) {
     if (!sent_note_.empty() && sent_move_ == text) rm.comments.push_back(sent_note_);
     if (sent_move_ != text) expected_reply_ = engine::kMoveNone;
     sent_move_.clear();
+  } else if (!line.move.comment.empty()) {
+    rm.comments.push_back(line.move.comment);  // the opponent's floodgate comment, as floodgate keeps it
   }
   position_.do_move(m);
   usi_moves_.push_back(engine::format_usi_move(m));

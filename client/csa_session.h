@@ -95,6 +95,8 @@ struct EngineMove {
   std::optional<engine::Value> score;  // side to move's view; none: no floodgate comment
   std::vector<engine::Move> pv;        // from the root, the move first
   std::string note;  // said about the move ("book ..."): logged and kept in the record
+  // The search's size, when the engine said (for the status page): nodes, nodes per second.
+  std::optional<uint64_t> nodes, nps;
 };
 
 struct GameResult {
@@ -214,6 +216,8 @@ class CsaSession {
   engine::Color us() const { return us_; }
   int games_played() const { return games_played_; }
   int64_t rtt_ms() const { return rtt_ms_; }
+  // When the side to move's turn began (the last move's echo, or START), in the events' time.
+  int64_t turn_start_ms() const { return turn_start_ms_; }
   // The line with the password masked, for logs.
   std::string redact(std::string_view line) const;
 

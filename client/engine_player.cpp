@@ -35,19 +35,26 @@ EngineAdapter::EngineAdapter() {
     if (info.pv.empty() || info.multipv > 1) return;  // the best line only
     std::lock_guard<std::mutex> lock(mutex_);
     last_pv_ = info.pv;
+    last_nps_ = info.nps;
   });
   engine_.set_result_callback([this](const engine::SearchResult& result) {
     uint64_t id;
     std::vector<engine::Move> pv;
+    uint64_t nps = 0;
     AnswerCallback answer;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       id = search_id_;
       pv = last_pv_;
+      nps = last_nps_;
       answer = answer_;
       running_ = false;
     }
-    if (answer) answer(id, engine_move_from(result, pv));
+    if (!answer) return;
+    EngineMove move = engine_move_from(result, pv);
+    move.nodes = result.nodes;
+    if (nps > 0) move.nps = nps;
+    answer(id, std::move(move));
   });
 }
 

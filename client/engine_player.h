@@ -73,6 +73,7 @@ class EngineAdapter : public EnginePlayer {
   uint64_t search_id_ = 0;
   bool running_ = false;
   std::vector<engine::Move> last_pv_;
+  uint64_t last_nps_ = 0;  // of the last PV's report
   AnswerCallback answer_;
 };
 

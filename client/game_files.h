@@ -44,6 +44,7 @@ class GameFiles {
   // The CSA record's path, or the KIF record's when only KIF is written.
   const std::string& record_path() const { return write_csa_ ? path_ : kif_path_; }
   const std::string& kif_path() const { return kif_path_; }
+  const std::string& csa_path() const { return path_; }
   std::string results_path() const { return dir_ + "/" + kResultsFile; }
 
  private:

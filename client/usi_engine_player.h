@@ -119,6 +119,7 @@ class UsiEnginePlayer : public EnginePlayer {
     bool bestmove_read = false;  // its bestmove came (held while pondering)
     std::optional<EngineMove> held;
     std::optional<engine::Value> score;
+    std::optional<uint64_t> nodes, nps;  // from its info lines, for the status page
     std::vector<engine::Move> pv;
   };
 

@@ -24,6 +24,8 @@ else
     gpsshogi fairy-stockfish  # reference engines
     gpsshogi-data       # GPS Shogi's evaluation: build/osl_agreement and its tests
     gnuplot-nox         # sashite learn curve --png
+    chromium            # the status page's end-to-end test (headless)
+    fonts-noto-cjk      # the kanji on the status page's screenshot
   )
 fi
 missing=()

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -28,6 +30,8 @@
 #include <vector>
 
 #include "engine/csa_record.h"
+#include "engine/csa_notation.h"
+#include "engine/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/csa_server.h"
@@ -185,10 +189,11 @@ struct ClientSide {
         {"max_connect_failures", "5"},
     });
   }
-  void start(int port) {
-    child = std::make_unique<Child>(Lines{"csa", "--config", config.string(), "--port",
-                                          std::to_string(port), "--name", name, "--game", kGame},
-                                    home / "stdout.txt");
+  void start(int port, const Lines& extra = {}) {
+    Lines args{"csa", "--config", config.string(), "--port", std::to_string(port),
+               "--name", name, "--game", kGame};
+    args.insert(args.end(), extra.begin(), extra.end());
+    child = std::make_unique<Child>(args, home / "stdout.txt");
   }
   std::string log() const { return read_text(home / "logs" / "csa.log"); }
   fs::path records() const { return home / "records"; }
@@ -571,6 +576,216 @@ TEST_CASE("e2e: a server delaying every line by 100 ms; a whole game without a t
                 {"--port", "0", "--games", "1", "--max-moves", "16", "--delay-ms", "100"});
   play_one_game(dir.path, server, 100);
   MESSAGE("a 16-move game at " << kGame << " with 100 ms delay: " << ms_since(t) << " ms");
+}
+
+// ---- The status page in a real browser ----
+
+namespace {
+
+const std::string kChromium = "/usr/bin/chromium";
+const fs::path kArtifacts = fs::path(SASHITE_TEST_DATA_DIR) / ".." / ".." / "build" / "test-artifacts";
+
+// A loopback port nobody listens on now.
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+// The body of GET `target` on 127.0.0.1:port ("" when it cannot be had within 2 s).
+std::string http_get(int port, const std::string& target) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  timeval tv{2, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string reply;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string request = "GET " + target + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    (void)::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    char chunk[8192];
+    for (ssize_t n; (n = ::recv(fd, chunk, sizeof chunk, 0)) > 0;) reply.append(chunk, size_t(n));
+  }
+  ::close(fd);
+  const size_t body = reply.find("\r\n\r\n");
+  return body == std::string::npos ? "" : reply.substr(body + 4);
+}
+
+// The integer after `"key":` in a JSON text; -1 when absent.
+int64_t json_int(const std::string& json, const std::string& key) {
+  const size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(json.c_str() + at + key.size() + 3);
+}
+
+// Runs headless Chromium on `url` with `what` ("--dump-dom", "--screenshot=FILE"); its
+// standard output (the DOM), or "" on failure, within 60 s. The DOM is dumped once the page
+// has loaded: what the page drew from the state it was served with (no virtual time: the
+// page's open event stream would hold it back).
+std::string chromium(const std::string& what, const std::string& url, const fs::path& out) {
+  const std::string command = "timeout 60 " + kChromium +
+                              " --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+                              "--hide-scrollbars --window-size=1280,900 " +
+                              what + " '" + url + "' > '" + out.string() + "' 2>/dev/null";
+  if (std::system(command.c_str()) != 0) return "";
+  return read_text(out);
+}
+
+// The value of attribute `name` in the tag text `tag` ("" when absent).
+std::string attribute(const std::string& tag, const std::string& name) {
+  const std::string key = " " + name + "=\"";
+  const size_t at = tag.find(key);
+  if (at == std::string::npos) return "";
+  const size_t start = at + key.size();
+  return tag.substr(start, tag.find('"', start) - start);
+}
+
+// Every start tag of the DOM that carries `marker` (an attribute text such as
+// `class="piece"`), whole.
+Lines tags_with(const std::string& dom, const std::string& marker) {
+  Lines tags;
+  for (size_t at = dom.find(marker); at != std::string::npos; at = dom.find(marker, at + 1)) {
+    const size_t open = dom.rfind('<', at), close = dom.find('>', at);
+    if (open != std::string::npos && close != std::string::npos)
+      tags.push_back(dom.substr(open, close - open + 1));
+  }
+  return tags;
+}
+
+// The tag with id="<id>" ("" when none).
+std::string tag_by_id(const std::string& dom, const std::string& id) {
+  const Lines tags = tags_with(dom, "id=\"" + id + "\"");
+  return tags.empty() ? "" : tags[0];
+}
+
+// The board as the page shows it: "76" -> "+FU" (colour sign and CSA piece).
+std::map<std::string, std::string> shown_board(const std::string& dom) {
+  std::map<std::string, std::string> board;
+  for (const std::string& tag : tags_with(dom, "class=\"piece\"")) {
+    const std::string square = attribute(tag, "data-square");
+    if (square.empty()) continue;
+    board[square] =
+        (attribute(tag, "data-color") == "black" ? "+" : "-") + attribute(tag, "data-piece");
+  }
+  return board;
+}
+
+const char* const kCsaPiece[] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+                                 "OU", "TO", "NY", "NK", "NG", "UM", "RY"};
+
+// The board of a position the same way.
+std::map<std::string, std::string> position_board(const engine::Position& pos) {
+  std::map<std::string, std::string> board;
+  for (int file = 1; file <= 9; ++file)
+    for (int rank = 1; rank <= 9; ++rank) {
+      const engine::Piece p = pos.piece_on(engine::make_square(file - 1, rank - 1));
+      if (p == engine::kNoPiece) continue;
+      board[std::to_string(file) + std::to_string(rank)] =
+          std::string(engine::color_of(p) == engine::kBlack ? "+" : "-") +
+          kCsaPiece[engine::type_of(p)];
+    }
+  return board;
+}
+
+// "HI1 FU3": a hand the way the page's data-hand writes it.
+std::string hand_text(const engine::Position& pos, engine::Color c) {
+  std::string text;
+  for (engine::PieceType t : {engine::kRook, engine::kBishop, engine::kGold, engine::kSilver,
+                              engine::kKnight, engine::kLance, engine::kPawn}) {
+    const int n = pos.hand(c).count(t);
+    if (n == 0) continue;
+    if (!text.empty()) text += ' ';
+    text += kCsaPiece[t] + std::to_string(n);
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: the status page in headless Chromium shows the game's board and clocks") {
+  REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
+  REQUIRE_MESSAGE(fs::exists(kChromium), kChromium << " is missing: make deps installs it");
+  TempDir dir("sashite-status-e2e", "SASHITE_KEEP_E2E");
+  const int server_status = free_port();
+  Server server(dir.path, "server",
+                {"--port", "0", "--games", "1", "--max-moves", "60", "--status-port",
+                 std::to_string(server_status)});
+  const int client_status = free_port();
+  ClientSide a(dir.path, "status-a", 1), b(dir.path, "status-b", 1);
+  a.start(server.port, {"--status-port", std::to_string(client_status)});
+  b.start(server.port);
+
+  // Mid-game: a few moves played.
+  const auto start = Clock::now();
+  std::string json;
+  while (json_int(json = http_get(client_status, "/status.json"), "ply") < 6) {
+    REQUIRE_MESSAGE(ms_since(start) < 60000, "no game on the status page: " << json);
+    REQUIRE_MESSAGE(!a.child->wait(0), "the client exited: " << a.log());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(json.find("\"kind\":\"client\"") != std::string::npos);
+  const std::string metrics = http_get(client_status, "/metrics");
+  CHECK(metrics.find("sashite_in_game 1") != std::string::npos);
+  const std::string dom = chromium("--dump-dom", "http://127.0.0.1:" +
+                                   std::to_string(client_status) + "/", dir.path / "dom.html");
+  fs::create_directories(kArtifacts);
+  const fs::path shot = kArtifacts / "status-page.png";
+  fs::remove(shot);
+  chromium("--screenshot=" + shot.string(), "http://127.0.0.1:" + std::to_string(client_status) + "/",
+           dir.path / "shot.txt");
+  const std::string server_dom =
+      chromium("--dump-dom", "http://127.0.0.1:" + std::to_string(server_status) + "/",
+               dir.path / "server-dom.html");
+
+  const auto [status_a, status_b] = wait_all(a, b, server, 120000);
+  CHECK(status_a == 0);
+  CHECK(status_b == 0);
+
+  REQUIRE_MESSAGE(dom.find("data-rendered=\"1\"") != std::string::npos, "page not rendered: " << dom);
+  const std::string board_tag = tag_by_id(dom, "board");
+  const int ply = std::atoi(attribute(board_tag, "data-ply").c_str());
+  CHECK(ply >= 6);
+  const auto files = csa_files(a.records());
+  REQUIRE(files.size() == 1);
+  const engine::CsaRecord rec = load_record(files[0]);
+  REQUIRE(size_t(ply) <= rec.moves.size());
+  engine::Position pos;
+  REQUIRE(pos.set_sfen(engine::format_sfen(rec.initial)));
+  // The clocks as the server charged the moves: 2 s + 1 s Fischer (kGame).
+  int64_t remaining[2] = {2000, 2000};
+  for (int i = 0; i < ply; ++i) {
+    const engine::Color mover = pos.side_to_move();
+    remaining[mover] = std::max<int64_t>(0, remaining[mover] + 1000 - rec.moves[i].time_ms.value_or(0));
+    pos.do_move(rec.moves[i].move);
+  }
+  INFO("ply " << ply << ", board tag " << board_tag);
+  CHECK(attribute(board_tag, "data-sfen") == pos.sfen());
+  CHECK(shown_board(dom) == position_board(pos));
+  CHECK(attribute(tag_by_id(dom, "hand-black"), "data-hand") == hand_text(pos, engine::kBlack));
+  CHECK(attribute(tag_by_id(dom, "hand-white"), "data-hand") == hand_text(pos, engine::kWhite));
+  const engine::Color to_move = pos.side_to_move();
+  const int64_t shown[2] = {
+      std::atoll(attribute(tag_by_id(dom, "clock-black"), "data-remaining-ms").c_str()),
+      std::atoll(attribute(tag_by_id(dom, "clock-white"), "data-remaining-ms").c_str())};
+  // The waiting side's clock stands; the side to move's counts down from its remaining time.
+  CHECK(shown[~to_move & 1] == remaining[~to_move & 1]);
+  CHECK(shown[to_move] <= remaining[to_move]);
+  CHECK(shown[to_move] >= remaining[to_move] - 10000);
+
+  // The server's page lists the game.
+  CHECK(server_dom.find(files[0].stem().string()) != std::string::npos);
+  CHECK(server_dom.find("data-rendered=\"1\"") != std::string::npos);
+  REQUIRE(fs::exists(shot));
+  CHECK(fs::file_size(shot) > 10000);
+  MESSAGE("status page screenshot: " << fs::canonical(shot).string());
 }
 
 TEST_SUITE_END();

@@ -21,6 +21,7 @@
 #include "engine/file_write.h"
 #include "tools/csa_server_game.h"
 #include "tools/csa_server_login.h"
+#include "tools/server_status.h"
 
 namespace tools {
 
@@ -106,6 +107,7 @@ struct CsaServer::Impl {
   std::atomic<int> started{0};
   bool stopping = false;  // no more logins
   bool shut_down = false;
+  std::unique_ptr<ServerStatus> status;  // the status page's model, when one is shown
 
   int64_t now_ms() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
@@ -389,12 +391,14 @@ struct CsaServer::Impl {
       p->state = Connection::State::kGame;
       for (const std::string& l : g->game.summary(col)) send(p, l);
     }
+    if (status) status->game_started(g->game);
     arm_timer(g);
   }
 
   void dispatch(const std::shared_ptr<GameSlot>& g, const ServerGame::Lines& lines) {
     for (Color col : {kBlack, kWhite})
       for (const std::string& l : lines[col]) send(g->players[col], l);
+    if (status && !g->game.over()) status->game_changed(g->game);
     if (!g->counted && g->game.phase() != ServerGame::Phase::kAgreeWaiting &&
         g->game.result().kind != "rejected") {
       g->counted = true;
@@ -431,7 +435,8 @@ struct CsaServer::Impl {
     g->ended = true;
     g->timer.cancel();
     std::erase(games, g);
-    write_record(*g);
+    const std::string record_path = write_record(*g);
+    if (status) status->game_ended(g->game, record_path);
     const ServerGameResult& r = g->game.result();
     out << "game " << g->game.game_id() << " " << r.kind << " "
         << (!r.winner ? "-" : *r.winner == kBlack ? "black" : "white") << " (" << r.detail << ")"
@@ -440,8 +445,9 @@ struct CsaServer::Impl {
     maybe_finish();
   }
 
-  void write_record(GameSlot& g) {
-    if (options.records_dir.empty()) return;
+  // Returns the record's path ("" when none was written).
+  std::string write_record(GameSlot& g) {
+    if (options.records_dir.empty()) return "";
     engine::CsaRecord& rec = g.game.record();
     rec.info.push_back({"END_TIME", format_record_time(std::time(nullptr))});
     const std::string path =
@@ -449,6 +455,7 @@ struct CsaServer::Impl {
     const engine::Status s =
         engine::replace_file(path, engine::write_csa_record(rec, engine::CsaVersion::kV22));
     if (!s) std::cerr << "sashite server: " << s.message() << "\n";
+    return s ? path : "";
   }
 
   // ---- Stopping ----
@@ -524,6 +531,16 @@ engine::Status CsaServer::listen(bool handle_signals) {
 }
 
 int CsaServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void CsaServer::set_status_board(client::StatusBoard* board) {
+  Impl& s = *impl_;
+  if (!board) return s.status.reset();
+  const int64_t origin_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                s.t0.time_since_epoch())
+                                .count();
+  s.status = std::make_unique<ServerStatus>(
+      *board, s.options.host + ":" + std::to_string(port()), origin_ms);
+}
 
 int CsaServer::games_started() const { return impl_->started.load(); }
 

@@ -27,6 +27,9 @@
 namespace CLI {
 class App;
 }
+namespace client {
+class StatusBoard;
+}
 
 namespace tools {
 
@@ -47,6 +50,9 @@ struct ServerOptions {
   int login_timeout_s = 300;       // no LOGIN after connecting: the connection is closed
   int delay_ms = 0;                // every line sent leaves this much later (order kept), to
                                    // inject network latency in tests; 0: sent at once
+  int status_port = 0;             // the live status page's port; 0: none
+  std::string status_bind = "127.0.0.1";  // its address (other than loopback: a token)
+  std::string status_token;        // its secret (SASHITE_STATUS_TOKEN), "" for none
 };
 
 // Adds the options of `sashite server` to `sub`, storing into `o` (which must outlive the
@@ -67,6 +73,9 @@ class CsaServer {
   // Errors name the address or the directory.
   engine::Status listen(bool handle_signals = false);
   int port() const;  // REQUIRES: listen() succeeded
+  // Keeps `board` (a status page's model) up to date with the games. REQUIRES: listen()
+  // succeeded, run() not started; the board outlives the server.
+  void set_status_board(client::StatusBoard* board);
   // Serves until options.games games have started and ended, or stop(), or a signal (see
   // listen). Games still running at a stop are aborted (their records end in %CHUDAN) and
   // every connection is closed.

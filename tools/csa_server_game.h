@@ -78,6 +78,8 @@ class ServerGame {
   engine::Color side_to_move() const { return pos_.side_to_move(); }
   const engine::Position& position() const { return pos_; }
   const client::GameClock& clock() const { return clock_; }
+  // When the side to move's turn began (START, or the last move), in the calls' time.
+  int64_t turn_start_ms() const { return turn_start_ms_; }
   // REQUIRES: over().
   const ServerGameResult& result() const { return result_; }
   // The record so far: N+/N-, $EVENT, the position, every move with its T and, once over, the
