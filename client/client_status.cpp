@@ -238,6 +238,10 @@ void ClientStatus::record_updated(const CsaSession& session) {
         mv.eval_cp = *v;
         break;
       }
+    if (mv.ours) {
+      if (!mv.eval_cp) mv.eval_cp = answer_eval_cp_;
+      answer_eval_cp_.reset();
+    }
     added.push_back(std::move(mv));
   }
   moves_shown_ = record.moves.size();
@@ -285,6 +289,7 @@ void ClientStatus::engine_answer(const CsaSession& session, const EngineMove& mo
   }
   std::optional<int> eval;
   if (move.score) eval = session.us() == engine::kBlack ? int(*move.score) : -int(*move.score);
+  answer_eval_cp_ = eval;
   board_.update([&](StatusModel& m) {
     m.game.pv = std::move(pv);
     m.game.pv_eval_cp = eval;
@@ -326,6 +331,15 @@ void ClientStatus::game_ended(const CsaSession& session, const GameResult& resul
 void ClientStatus::record_files(const std::string& game_id, const std::string& csa_path,
                                 const std::string& kif_path) {
   board_.update([&](StatusModel& m) {
+    // The game may have ended already (a slow disk): its row in the table gets them too.
+    for (StatusRecentGame& r : m.recent)
+      if (r.game_id == game_id && r.csa_file.empty() && r.kif_file.empty()) {
+        if (record_csa_) r.csa_file = csa_path;
+        if (record_kif_) r.kif_file = kif_path;
+        r.has_csa = !r.csa_file.empty();
+        r.has_kif = !r.kif_file.empty();
+        break;
+      }
     if (m.game.game_id != game_id) return;
     if (record_csa_) m.game.csa_file = csa_path;
     if (record_kif_) m.game.kif_file = kif_path;

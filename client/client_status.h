@@ -46,6 +46,9 @@ class ClientStatus {
   int64_t steady_origin_ms_;
   int connections_ = 0;
   size_t moves_shown_ = 0;
+  // Our engine's value for the move it is playing, for the graph when the record has no
+  // floodgate comment (floodgate_comments = false).
+  std::optional<int> answer_eval_cp_;
 };
 
 // "300 s + 10 s per move", "600 s, 10 s byoyomi", "no time limit": a game's time rules for

@@ -326,7 +326,8 @@ void CsaClient::drain_engine_answers() {
   }
   for (event::EngineMoveReady& a : answers) {
     log_->debug("engine answered search {}", a.search_id);
-    if (status_) status_->engine_answer(*session_, a.move);
+    // Only the answer that becomes our move: not a stale one, nor a ponder search's miss.
+    if (status_ && session_->awaits_answer(a.search_id)) status_->engine_answer(*session_, a.move);
     handle(std::move(a));
     if (finished_) return;
   }

@@ -218,6 +218,10 @@ class CsaSession {
   int64_t rtt_ms() const { return rtt_ms_; }
   // When the side to move's turn began (the last move's echo, or START), in the events' time.
   int64_t turn_start_ms() const { return turn_start_ms_; }
+  // Whether an answer to search `id` would be played now (our move's search, in a game).
+  bool awaits_answer(uint64_t id) const {
+    return state_ == State::kPlaying && searching_ && id == search_id_;
+  }
   // The line with the password masked, for logs.
   std::string redact(std::string_view line) const;
 

@@ -118,6 +118,7 @@ void EngineAdapter::start(const SearchRequest& request, AnswerCallback answer) {
     std::lock_guard<std::mutex> lock(mutex_);
     search_id_ = request.id;
     last_pv_.clear();
+    last_nps_ = 0;
     answer_ = std::move(answer);
     running_ = true;
   }

@@ -115,6 +115,27 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
+// A Host header naming this machine's loopback (127.x.x.x, localhost, [::1], any port), or
+// none (HTTP/1.0). Without a token only such requests are served: a page elsewhere whose
+// name an attacker re-binds to 127.0.0.1 (DNS rebinding) sends its own name as Host.
+bool loopback_host(std::string_view host) {
+  if (host.empty()) return true;
+  if (host.starts_with("[")) {
+    const size_t close = host.find(']');
+    if (close == std::string_view::npos) return false;
+    const std::string_view rest = host.substr(close + 1);
+    if (!rest.empty() && (rest[0] != ':' || rest.find_first_not_of("0123456789", 1) != std::string_view::npos))
+      return false;
+    return host.substr(1, close - 1) == "::1";
+  }
+  if (const size_t colon = host.find(':'); colon != std::string_view::npos) {
+    if (host.find_first_not_of("0123456789", colon + 1) != std::string_view::npos) return false;
+    host = host.substr(0, colon);
+  }
+  if (iequals(host, "localhost")) return true;
+  return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
 // The token as ?token=... or "Authorization: Bearer ..."; both are looked at, whatever matches.
 bool authorized(const HttpRequest& request, std::string_view authorization,
                 const std::string& token) {
@@ -518,6 +539,10 @@ void Connection::handle_request() {
   const unsigned version = req.version();
   const bool head = req.method() == http::verb::head;
   request.method = std::string(view(req.method_string()));
+  if (options_.token.empty() && !loopback_host(view(req[http::field::host]))) {
+    return send_reply(HttpReply{403, kPlain, "forbidden: not a loopback host name\n", {}}, head,
+                      version);
+  }
   if (!options_.token.empty()) {
     const bool ok = authorized(request, view(req[http::field::authorization]), options_.token);
     request.query.erase("token");

@@ -16,6 +16,9 @@
 //    write_timeout_ms, closes the connection; more than max_connections at once: 503.
 //  - With a token, a request must carry it as ?token=... or "Authorization: Bearer ...", else
 //    401; the token is compared in constant time, never echoed and never passed to routes.
+//    Without a token, a request whose Host is not a loopback name (127.x.x.x, localhost,
+//    [::1], with any port) gets 403: another site's page, its name re-bound to 127.0.0.1,
+//    cannot read the status of a browser's machine (DNS rebinding).
 //  - GET /events[?channel=NAME] (or ?game=NAME) is a text/event-stream: "retry: 2000", the
 //    current render of the channel, then a new render after each notify_changed(). A slow
 //    reader holds at most one pending event, which is replaced by newer ones; an event unsent

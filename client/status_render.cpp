@@ -287,7 +287,11 @@ void put_game_summary(std::string& out, const StatusGame& g) {
   put_field(out, "result", g.result);
   put_field(out, "reason", g.reason);
   put_field(out, "time_rules", g.time_rules);
-  put_field(out, "url", "/?game=" + percent_encode(g.game_id));
+  // A query reads '+' as a space: here it is %2B (paths keep it literal).
+  std::string id = percent_encode(g.game_id);
+  for (size_t at = id.find('+'); at != std::string::npos; at = id.find('+', at))
+    id.replace(at, 1, "%2B");
+  put_field(out, "url", "/?game=" + id);
   close(out, '}');
 }
 
@@ -531,14 +535,15 @@ std::string render_metrics(const StatusModel& m, int64_t now_unix_ms) {
   const StatusCounters& c = m.counters;
 
   put_family(out, "sashite_games_total", "counter",
-             "Games finished since the process started, by our result (other: censored, "
-             "chudan, cut).");
+             "Games finished, by our result (other: censored, chudan, cut): those of the "
+             "record directory's results.txt at start, then each one played.");
   put_sample(out, "sashite_games_total", "{result=\"win\"}", std::to_string(c.wins));
   put_sample(out, "sashite_games_total", "{result=\"lose\"}", std::to_string(c.losses));
   put_sample(out, "sashite_games_total", "{result=\"draw\"}", std::to_string(c.draws));
   put_sample(out, "sashite_games_total", "{result=\"other\"}", std::to_string(c.other));
 
-  put_family(out, "sashite_time_losses_total", "counter", "Games we lost on time.");
+  put_family(out, "sashite_time_losses_total", "counter",
+             "Games we lost on time (results.txt at start, then each one played).");
   put_sample(out, "sashite_time_losses_total", "", std::to_string(c.time_losses));
 
   put_family(out, "sashite_reconnects_total", "counter",

@@ -127,13 +127,16 @@ engine::Status StatusService::start() {
   auto events = [&board](const std::string& channel) {
     return render_status_json(board.snapshot(), steady_ms(), unix_ms(), channel);
   };
-  http_ = std::make_unique<StatusHttpServer>(http, routes, events);
+  http_ = std::make_shared<StatusHttpServer>(http, routes, events);
   if (engine::Status st = http_->start(); !st) {
     http_.reset();
     return st;
   }
-  StatusHttpServer* server = http_.get();
-  board_.set_listener([server] { server->notify_changed(); });
+  // A weak pointer: an update that copied the listener just before stop() finds the server
+  // gone (or stopped: notify_changed is then a no-op), never freed memory.
+  board_.set_listener([server = std::weak_ptr<StatusHttpServer>(http_)] {
+    if (std::shared_ptr<StatusHttpServer> s = server.lock()) s->notify_changed();
+  });
   return engine::Status::ok();
 }
 

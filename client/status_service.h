@@ -42,7 +42,7 @@ class StatusService {
  private:
   StatusServiceOptions options_;
   StatusBoard& board_;
-  std::unique_ptr<StatusHttpServer> http_;
+  std::shared_ptr<StatusHttpServer> http_;  // the board's listener holds a weak pointer
 };
 
 // The local file a /records/ path names, from the games the model lists ("" when none):

@@ -716,7 +716,7 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   TempDir dir("sashite-status-e2e", "SASHITE_KEEP_E2E");
   const int server_status = free_port();
   Server server(dir.path, "server",
-                {"--port", "0", "--games", "1", "--max-moves", "60", "--status-port",
+                {"--port", "0", "--games", "1", "--max-moves", "80", "--status-port",
                  std::to_string(server_status)});
   const int client_status = free_port();
   ClientSide a(dir.path, "status-a", 1), b(dir.path, "status-b", 1);
@@ -773,7 +773,7 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
                dir.path / "server-dom.html");
 
   for (int fd : abusers) ::close(fd);
-  const auto [status_a, status_b] = wait_all(a, b, server, 120000);
+  const auto [status_a, status_b] = wait_all(a, b, server, 180000);
   CHECK(status_a == 0);
   CHECK(status_b == 0);
   CHECK(server.child->output().find(" time up ") == std::string::npos);

@@ -424,10 +424,10 @@ TEST_CASE("status render: the server's JSON lists its games and shows the one as
   CHECK(contains(j, R"("game":{"game_id":"room+test-600-10+alice+bob+20261204120000",)"));
   CHECK(contains(
       j,
-      R"("games":[{"game_id":"room+test-600-10+alice+bob+20261204120000","black":"alice","white":"bob","ply":1,"over":false,"result":"","reason":"","time_rules":"600 s, 10 s byoyomi","url":"/?game=room+test-600-10+alice+bob+20261204120000"},)"));
+      R"("games":[{"game_id":"room+test-600-10+alice+bob+20261204120000","black":"alice","white":"bob","ply":1,"over":false,"result":"","reason":"","time_rules":"600 s, 10 s byoyomi","url":"/?game=room%2Btest-600-10%2Balice%2Bbob%2B20261204120000"},)"));
   CHECK(contains(
       j,
-      R"({"game_id":"room+x y?&=#+alice+bob+20261204110000","black":"alice","white":"bob","ply":1,"over":true,"result":"black","reason":"RESIGN","time_rules":"600 s, 10 s byoyomi","url":"/?game=room+x%20y%3F%26%3D%23+alice+bob+20261204110000"}],)"));
+      R"({"game_id":"room+x y?&=#+alice+bob+20261204110000","black":"alice","white":"bob","ply":1,"over":true,"result":"black","reason":"RESIGN","time_rules":"600 s, 10 s byoyomi","url":"/?game=room%2Bx%20y%3F%26%3D%23%2Balice%2Bbob%2B20261204110000"}],)"));
 
   j = client::render_status_json(m, kNowSteady, kNowUnix, "room+x y?&=#+alice+bob+20261204110000");
   CHECK(valid_json(j));
