@@ -18,26 +18,18 @@ namespace client {
 
 namespace {
 
-int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string side_word(engine::Color c) { return c == engine::kBlack ? "black" : "white"; }
 
 std::string seconds_text(int64_t ms) {
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
-  std::ostringstream out;
-  out << double(ms) / 1000 << " s";
-  return out.str();
+  const std::string whole = std::to_string(ms / 1000);
+  return ms % 1000 == 0 ? whole + " s" : whole + "." + std::to_string(ms % 1000 / 100) + " s";
 }
 
-std::string side_rules_text(const TimeRules& t) {
-  if (t.unlimited()) return "no time limit";
-  std::string s = seconds_text(t.total_time * t.unit_ms);
-  if (t.increment > 0) s += " + " + seconds_text(t.increment * t.unit_ms) + " per move";
-  if (t.byoyomi > 0) s += ", " + seconds_text(t.byoyomi * t.unit_ms) + " byoyomi";
+std::string side_rules_text(const ClockRules& r) {
+  if (r.unlimited) return "no time limit";
+  std::string s = seconds_text(r.total_ms);
+  if (r.increment_ms > 0) s += " + " + seconds_text(r.increment_ms) + " per move";
+  if (r.byoyomi_ms > 0) s += ", " + seconds_text(r.byoyomi_ms) + " byoyomi";
   return s;
 }
 
@@ -113,10 +105,36 @@ std::vector<std::string> split_tabs(const std::string& line) {
 
 }  // namespace
 
-std::string time_rules_text(const GameSummary& summary) {
-  const std::string black = side_rules_text(summary.time[engine::kBlack]);
-  const std::string white = side_rules_text(summary.time[engine::kWhite]);
+std::string time_rules_text(const GameClock& clock) {
+  const std::string black = side_rules_text(clock.rules(engine::kBlack));
+  const std::string white = side_rules_text(clock.rules(engine::kWhite));
   return black == white ? black : "Black " + black + "; White " + white;
+}
+
+StatusMove status_move_from(const engine::CsaRecordMove& rm) {
+  StatusMove mv;
+  mv.csa = rm.text;
+  mv.usi = rm.move.is_ok() ? engine::format_usi_move(rm.move) : "";
+  mv.time_ms = rm.time_ms ? *rm.time_ms : -1;
+  for (const std::string& c : rm.comments)
+    if (auto v = floodgate_comment_value(c)) {
+      mv.eval_cp = *v;
+      break;
+    }
+  return mv;
+}
+
+void status_clocks_from(const GameClock& clock, StatusClock (&clocks)[2]) {
+  for (engine::Color c : {engine::kBlack, engine::kWhite}) {
+    const ClockRules& r = clock.rules(c);
+    clocks[c] = {clock.remaining_ms(c), r.byoyomi_ms, r.increment_ms, r.unlimited};
+  }
+}
+
+int64_t unix_time_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::optional<int> floodgate_comment_value(const std::string& comment) {
@@ -141,7 +159,7 @@ ClientStatus::ClientStatus(StatusBoard& board, const CsaConfig& config, int64_t 
     m.version = engine::build_version();
     m.name = config.name;
     m.server = config.host + ":" + std::to_string(config.port);
-    m.started_unix_ms = unix_ms();
+    m.started_unix_ms = unix_time_ms();
   });
 }
 
@@ -212,9 +230,9 @@ void ClientStatus::game_started(const CsaSession& session) {
   g.black_name = s.names[engine::kBlack];
   g.white_name = s.names[engine::kWhite];
   g.our_color = side_word(session.us());
-  g.time_rules = time_rules_text(s);
+  g.time_rules = time_rules_text(session.clock());
   g.start_sfen = engine::format_sfen(s.initial);
-  g.start_unix_ms = unix_ms();
+  g.start_unix_ms = unix_time_ms();
   board_.update([&](StatusModel& m) {
     m.game = std::move(g);
     m.has_game = true;
@@ -227,17 +245,9 @@ void ClientStatus::record_updated(const CsaSession& session) {
   std::vector<StatusMove> added;
   for (size_t i = moves_shown_; i < record.moves.size(); ++i) {
     const engine::CsaRecordMove& rm = record.moves[i];
-    StatusMove mv;
-    mv.csa = rm.text;
-    mv.usi = rm.move.is_ok() ? engine::format_usi_move(rm.move) : "";
-    mv.time_ms = rm.time_ms ? *rm.time_ms : -1;
+    StatusMove mv = status_move_from(rm);
     const bool black_moved = !rm.text.empty() && rm.text[0] == '+';
     mv.ours = (session.us() == engine::kBlack) == black_moved;
-    for (const std::string& c : rm.comments)
-      if (auto v = floodgate_comment_value(c)) {
-        mv.eval_cp = *v;
-        break;
-      }
     if (mv.ours) {
       if (!mv.eval_cp) mv.eval_cp = answer_eval_cp_;
       answer_eval_cp_.reset();
@@ -245,12 +255,8 @@ void ClientStatus::record_updated(const CsaSession& session) {
     added.push_back(std::move(mv));
   }
   moves_shown_ = record.moves.size();
-  const GameClock& clock = session.clock();
   StatusClock clocks[2];
-  for (engine::Color c : {engine::kBlack, engine::kWhite}) {
-    const ClockRules& r = clock.rules(c);
-    clocks[c] = {clock.remaining_ms(c), r.byoyomi_ms, r.increment_ms, r.unlimited};
-  }
+  status_clocks_from(session.clock(), clocks);
   const bool playing = session.state() == CsaSession::State::kPlaying;
   const std::string sfen = session.position().sfen();
   const int64_t turn_start = playing ? steady(session.turn_start_ms()) : 0;

@@ -53,7 +53,14 @@ class ClientStatus {
 
 // "300 s + 10 s per move", "600 s, 10 s byoyomi", "no time limit": a game's time rules for
 // people (Black's; White's too when they differ).
-std::string time_rules_text(const GameSummary& summary);
+std::string time_rules_text(const GameClock& clock);
+// A record's move as the page shows it: its text, USI form, time and the value of its
+// floodgate comment (not yet whose it is).
+StatusMove status_move_from(const engine::CsaRecordMove& move);
+// Both sides' clocks as the page shows them.
+void status_clocks_from(const GameClock& clock, StatusClock (&clocks)[2]);
+// Now, in milliseconds since 1970.
+int64_t unix_time_ms();
 // The value of a floodgate comment ("* 30 -3334FU" -> 30; a server's record keeps it as
 // "** 30 -3334FU"), Black's view; none when the comment is not one.
 std::optional<int> floodgate_comment_value(const std::string& comment);

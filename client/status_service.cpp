@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "client/client_status.h"
 #include "client/status_http.h"
 #include "client/status_page.h"
 #include "client/status_render.h"
@@ -19,12 +20,6 @@ constexpr std::uintmax_t kMaxRecordBytes = 64 << 20;
 int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -103,20 +98,20 @@ engine::Status StatusService::start() {
     if (request.path == "/" || request.path == "/index.html") {
       const std::string* game = find_param(request, "game");
       HttpReply r =
-          text_reply(200, status_page_html_with(render_status_json(board.snapshot(), steady_ms(),
-                                                                   unix_ms(), game ? *game : "")));
+          text_reply(200, status_page_html_with(render_status_json(
+                              board.snapshot(), steady_ms(), unix_time_ms(), game ? *game : "")));
       r.content_type = "text/html; charset=utf-8";
       return r;
     }
     if (request.path == "/status.json") {
       const std::string* game = find_param(request, "game");
-      HttpReply r = text_reply(
-          200, render_status_json(board.snapshot(), steady_ms(), unix_ms(), game ? *game : ""));
+      HttpReply r = text_reply(200, render_status_json(board.snapshot(), steady_ms(),
+                                                       unix_time_ms(), game ? *game : ""));
       r.content_type = "application/json";
       return r;
     }
     if (request.path == "/metrics") {
-      HttpReply r = text_reply(200, render_metrics(board.snapshot(), unix_ms()));
+      HttpReply r = text_reply(200, render_metrics(board.snapshot(), unix_time_ms()));
       r.content_type = "text/plain; version=0.0.4; charset=utf-8";
       return r;
     }
@@ -125,7 +120,7 @@ engine::Status StatusService::start() {
     return text_reply(404, "not found\n");
   };
   auto events = [&board](const std::string& channel) {
-    return render_status_json(board.snapshot(), steady_ms(), unix_ms(), channel);
+    return render_status_json(board.snapshot(), steady_ms(), unix_time_ms(), channel);
   };
   http_ = std::make_shared<StatusHttpServer>(http, routes, events);
   if (engine::Status st = http_->start(); !st) {

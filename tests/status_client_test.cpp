@@ -92,14 +92,13 @@ struct PlayingSession {
 }  // namespace
 
 TEST_CASE("status client: time rules and floodgate comment values") {
-  GameSummary s;
-  s.time[0].total_time = s.time[1].total_time = 300;
-  s.time[0].increment = s.time[1].increment = 10;
-  CHECK(time_rules_text(s) == "300 s + 10 s per move");
-  s.time[1].increment = 0;
-  s.time[1].byoyomi = 10;
-  CHECK(time_rules_text(s) == "Black 300 s + 10 s per move; White 300 s, 10 s byoyomi");
-  CHECK(time_rules_text(GameSummary{}) == "no time limit");
+  ClockRules black{300000, 0, 10000, 0, 0, 1000, false, false}, white = black;
+  CHECK(time_rules_text(GameClock(black, white)) == "300 s + 10 s per move");
+  white.increment_ms = 0;
+  white.byoyomi_ms = 10500;
+  CHECK(time_rules_text(GameClock(black, white)) ==
+        "Black 300 s + 10 s per move; White 300 s, 10.5 s byoyomi");
+  CHECK(time_rules_text(GameClock()) == "no time limit");
   CHECK(floodgate_comment_value("* 30 -3334FU") == 30);
   CHECK(floodgate_comment_value("** -1200") == -1200);
   CHECK(floodgate_comment_value("* 30x") == std::nullopt);
