@@ -151,6 +151,7 @@ std::optional<int> floodgate_comment_value(const std::string& comment) {
 
 ClientStatus::ClientStatus(StatusBoard& board, const CsaConfig& config, int64_t steady_origin_ms)
     : board_(board),
+      name_(config.name),
       record_csa_(config.record_csa),
       record_kif_(config.record_kif),
       steady_origin_ms_(steady_origin_ms) {
@@ -173,6 +174,7 @@ void ClientStatus::load_history(const std::string& results_path) {
     // end time, Game_ID, black, white, our colour, outcome, reason, plies, record file, ...
     const std::vector<std::string> cells = split_tabs(line);
     if (cells.size() < 9 || (cells[4] != "+" && cells[4] != "-")) continue;
+    if (cells[cells[4] == "+" ? 2 : 3] != name_) continue;  // another client's game
     StatusRecentGame g;
     g.end_time = cells[0];
     g.game_id = cells[1];

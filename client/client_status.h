@@ -21,8 +21,9 @@ class ClientStatus {
  public:
   ClientStatus(StatusBoard& board, const CsaConfig& config, int64_t steady_origin_ms);
 
-  // The games results.txt lists (a restart keeps the table and the running count). A file
-  // that does not exist yet is no error; lines it cannot read are skipped.
+  // The games results.txt lists (a restart keeps the table and the running count): those
+  // our login name played (clients may share a record directory). A file that does not
+  // exist yet is no error; lines it cannot read are skipped.
   void load_history(const std::string& results_path);
   // The session's state after an event; `connect_at_ms` the next connection attempt, if any.
   void connection(CsaSession::State state, std::optional<int64_t> connect_at_ms, int64_t now_ms);
@@ -42,6 +43,7 @@ class ClientStatus {
   int64_t steady(int64_t now_ms) const { return steady_origin_ms_ + now_ms; }
 
   StatusBoard& board_;
+  std::string name_;  // our login name
   bool record_csa_, record_kif_;
   int64_t steady_origin_ms_;
   int connections_ = 0;

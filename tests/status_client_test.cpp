@@ -190,10 +190,14 @@ TEST_CASE("status client: the history from results.txt: newest first, totals, re
   std::ofstream(dir.sub("results.txt"))
       << "2026-12-01T10:00:00\tg1\ta\tb\t+\tWIN\tRESIGN\t80\t" << dir.sub("g1.csa") << "\t0/0\t0\n"
       << "garbage line\n"
-      << "2026-12-01T11:00:00\tg2\ta\tb\t-\tLOSE\tTIME_UP\t90\t" << rec << "\t0/0\t0\n"
-      << "2026-12-01T12:00:00\tg3\ta\tb\t+\tCUT\t-\t10\t" << dir.sub("g3.csa") << "\t0/0\t0\n";
+      << "2026-12-01T11:00:00\tg2\tb\ta\t-\tLOSE\tTIME_UP\t90\t" << rec << "\t0/0\t0\n"
+      << "2026-12-01T12:00:00\tg3\ta\tb\t+\tCUT\t-\t10\t" << dir.sub("g3.csa") << "\t0/0\t0\n"
+      << "2026-12-01T12:30:00\tg4\ta\tb\t-\tWIN\tRESIGN\t10\t" << dir.sub("g4.csa")
+      << "\t0/0\t0\n";  // b's line, in a directory b shares with us
   StatusBoard board;
-  ClientStatus status(board, CsaConfig{}, 0);
+  CsaConfig config;
+  config.name = "a";
+  ClientStatus status(board, config, 0);
   status.load_history(dir.sub("results.txt"));
   status.load_history(dir.sub("missing.txt"));  // no file yet: nothing, no error
   const StatusModel m = board.snapshot();
