@@ -4,7 +4,6 @@
 #include <iostream>
 #include <memory>
 
-#include "client/csa_config.h"
 #include "client/status_board.h"
 #include "client/status_service.h"
 #include "tools/csa_server.h"
@@ -50,15 +49,11 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
 int run_server_command(const tools::ServerOptions& given) {
   tools::ServerOptions options = given;
   if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
-  if (options.status_port > 0) {
-    client::CsaConfig status_settings;
-    status_settings.status_port = options.status_port;
-    status_settings.status_bind = options.status_bind;
-    status_settings.status_token = options.status_token;
-    if (const engine::Status st = client::validate_status_settings(status_settings); !st) {
-      std::cerr << "sashite server: " << st.message() << "\n";
-      return 1;
-    }
+  if (const engine::Status st = client::validate_status_page(
+          options.status_port, options.status_bind, options.status_token);
+      !st) {
+    std::cerr << "sashite server: " << st.message() << "\n";
+    return 1;
   }
   client::StatusBoard status_board;  // outlives the server, which updates it
   tools::CsaServer server(options, std::cout);

@@ -208,12 +208,16 @@ void ClientStatus::load_history(const std::string& results_path) {
 
 void ClientStatus::connection(CsaSession::State state, std::optional<int64_t> connect_at_ms,
                               int64_t now_ms) {
-  std::string word = state_word(state);
+  const char* word = state_word(state);
   int64_t at = 0;
   if (connect_at_ms && *connect_at_ms > now_ms && connections_ > 0) {
     word = "reconnecting";
     at = steady(*connect_at_ms);
   }
+  // Called after every event the loop handles: the page hears only of a change.
+  if (word == shown_connection_ && at == shown_reconnect_at_) return;
+  shown_connection_ = word;
+  shown_reconnect_at_ = at;
   board_.update([&](StatusModel& m) {
     m.connection = word;
     m.reconnect_at_steady_ms = at;

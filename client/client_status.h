@@ -47,6 +47,8 @@ class ClientStatus {
   bool record_csa_, record_kif_;
   int64_t steady_origin_ms_;
   int connections_ = 0;
+  const char* shown_connection_ = nullptr;  // the state word last put on the board
+  int64_t shown_reconnect_at_ = 0;
   size_t moves_shown_ = 0;
   // Our engine's value for the move it is playing, for the graph when the record has no
   // floodgate comment (floodgate_comments = false).

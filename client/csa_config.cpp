@@ -11,6 +11,7 @@
 #include <toml.hpp>
 
 #include "client/csa_protocol.h"
+#include "client/status_service.h"
 
 namespace client {
 
@@ -275,21 +276,8 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
 
 }  // namespace
 
-bool is_loopback_address(const std::string& address) {
-  if (address == "localhost" || address == "::1" || address == "[::1]") return true;
-  return address.starts_with("127.") && address.find_first_not_of("0123456789.") == std::string::npos;
-}
-
 Status validate_status_settings(const CsaConfig& c) {
-  if (c.status_port == 0) return Status::ok();
-  if (!is_loopback_address(c.status_bind) && c.status_token.empty())
-    return Status::error("status.bind \"" + quote_line(c.status_bind, 64) +
-                         "\" is not a loopback address: the status page then needs status.token "
-                         "(or the environment variable " + kStatusTokenEnv + ")");
-  for (char ch : c.status_token)
-    if (ch <= ' ' || ch > '~')
-      return Status::error("status.token must be printable ASCII without spaces");
-  return Status::ok();
+  return validate_status_page(c.status_port, c.status_bind, c.status_token);
 }
 
 std::string CsaConfig::login_password() const {

@@ -177,7 +177,6 @@ struct CsaConfig {
 // Environment variables read by apply_environment.
 constexpr const char* kPasswordEnv = "SASHITE_CSA_PASSWORD";
 constexpr const char* kTripEnv = "SASHITE_CSA_TRIP";
-constexpr const char* kStatusTokenEnv = "SASHITE_STATUS_TOKEN";
 
 // Reads the TOML file at `path` over the defaults above. Errors read
 // "PATH:LINE: server.port: 70000 is out of range 1..65535", "PATH:LINE: unknown key
@@ -190,9 +189,7 @@ void apply_environment(CsaConfig& config);
 // Checks what only the merged configuration (file, flags, environment) can tell: a valid
 // login name and password, and a game name in x1 mode.
 engine::Status validate_for_login(const CsaConfig& config);
-// The status page's settings: a non-loopback bind needs a token, a printable one.
+// The [status] settings (validate_status_page in status_service.h).
 engine::Status validate_status_settings(const CsaConfig& config);
-// 127.x.x.x, ::1 or localhost.
-bool is_loopback_address(const std::string& address);
 
 }  // namespace client

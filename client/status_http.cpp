@@ -115,25 +115,32 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
-// A Host header naming this machine's loopback (127.x.x.x, localhost, [::1], any port), or
-// none (HTTP/1.0). Without a token only such requests are served: a page elsewhere whose
-// name an attacker re-binds to 127.0.0.1 (DNS rebinding) sends its own name as Host.
+}  // namespace
+
+bool is_loopback_name(std::string_view host) {
+  if (host == "::1" || host == "[::1]") return true;
+  if (host.size() == 9 && std::equal(host.begin(), host.end(), "localhost", [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+      }))
+    return true;
+  return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+namespace {
+
+// A Host header naming this machine's loopback (any port), or none (HTTP/1.0). Without a
+// token only such requests are served: a page elsewhere whose name an attacker re-binds to
+// 127.0.0.1 (DNS rebinding) sends its own name as Host.
 bool loopback_host(std::string_view host) {
   if (host.empty()) return true;
-  if (host.starts_with("[")) {
-    const size_t close = host.find(']');
-    if (close == std::string_view::npos) return false;
-    const std::string_view rest = host.substr(close + 1);
-    if (!rest.empty() && (rest[0] != ':' || rest.find_first_not_of("0123456789", 1) != std::string_view::npos))
-      return false;
-    return host.substr(1, close - 1) == "::1";
-  }
-  if (const size_t colon = host.find(':'); colon != std::string_view::npos) {
+  // The port: after the last ':' outside brackets ("[::1]:80", "localhost:5000").
+  const size_t close = host.starts_with("[") ? host.find(']') : 0;
+  if (close == std::string_view::npos) return false;
+  if (const size_t colon = host.find(':', close); colon != std::string_view::npos) {
     if (host.find_first_not_of("0123456789", colon + 1) != std::string_view::npos) return false;
     host = host.substr(0, colon);
   }
-  if (iequals(host, "localhost")) return true;
-  return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return is_loopback_name(host);
 }
 
 // The token as ?token=... or "Authorization: Bearer ..."; both are looked at, whatever matches.

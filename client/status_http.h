@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct StatusHttpOptions {
   int64_t event_stream_stall_ms = 30000;  // an event stream's newer event unsent this long: closed
   int64_t keepalive_comment_ms = 15000;   // ": keep-alive\n\n" on idle event streams
 };
+
+// 127.x.x.x, localhost (any case), ::1 or [::1]: a name or address of this machine's loopback.
+bool is_loopback_name(std::string_view host);
 
 class StatusHttpServer {
  public:

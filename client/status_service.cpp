@@ -60,6 +60,19 @@ HttpReply record_reply(const StatusModel& model, const std::string& name) {
 
 }  // namespace
 
+engine::Status validate_status_page(int port, const std::string& bind, const std::string& token) {
+  if (port == 0) return engine::Status::ok();
+  if (!is_loopback_name(bind) && token.empty())
+    return engine::Status::error("status.bind \"" + bind.substr(0, 64) +
+                                 "\" is not a loopback address: the status page then needs "
+                                 "status.token (or the environment variable " +
+                                 kStatusTokenEnv + ")");
+  for (char ch : token)
+    if (ch <= ' ' || ch > '~')
+      return engine::Status::error("status.token must be printable ASCII without spaces");
+  return engine::Status::ok();
+}
+
 std::string status_record_file(const StatusModel& model, const std::string& name) {
   bool kif;
   std::string id;

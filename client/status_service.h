@@ -45,6 +45,13 @@ class StatusService {
   std::shared_ptr<StatusHttpServer> http_;  // the board's listener holds a weak pointer
 };
 
+// The environment variable that overrides a configured token.
+constexpr const char* kStatusTokenEnv = "SASHITE_STATUS_TOKEN";
+
+// The page's settings before it starts (port 0: no page, nothing to check): a bind other than
+// loopback needs a token; a token is printable ASCII without spaces.
+engine::Status validate_status_page(int port, const std::string& bind, const std::string& token);
+
 // The local file a /records/ path names, from the games the model lists ("" when none):
 // "<Game_ID>.csa" or "<Game_ID>.kifu", the Game_ID percent-decoded already.
 std::string status_record_file(const StatusModel& model, const std::string& name);

@@ -2,7 +2,6 @@
 #include "client/usi_engine_player.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -585,15 +584,11 @@ void UsiEnginePlayer::on_info(const std::string& line) {
   usi::UsiInfoLine info;
   if (!usi::parse_usi_info(line, info) || info.multipv != 1) return;
   if (info.score) it->score = value_of(*info.score);
-  if (info.nodes && *info.nodes >= 0) it->nodes = uint64_t(*info.nodes);
+  if (info.nodes) it->nodes = uint64_t(*info.nodes);
+  if (info.nps) it->nps = uint64_t(*info.nps);
   const Words w = split_words(line);
   for (size_t i = 1; i < w.size(); ++i) {
     if (w[i] == "string") return;
-    if (w[i] == "nps" && i + 1 < w.size()) {
-      uint64_t nps = 0;
-      const std::string_view v = w[i + 1];
-      if (std::from_chars(v.data(), v.data() + v.size(), nps).ec == std::errc()) it->nps = nps;
-    }
     if (w[i] == "pv") {
       std::vector<engine::Move> pv = read_pv(it->position, w, i + 1);
       if (!pv.empty()) it->pv = std::move(pv);

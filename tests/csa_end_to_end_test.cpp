@@ -678,9 +678,6 @@ std::map<std::string, std::string> shown_board(const std::string& dom) {
   return board;
 }
 
-const char* const kCsaPiece[] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
-                                 "OU", "TO", "NY", "NK", "NG", "UM", "RY"};
-
 // The board of a position the same way.
 std::map<std::string, std::string> position_board(const engine::Position& pos) {
   std::map<std::string, std::string> board;
@@ -690,7 +687,7 @@ std::map<std::string, std::string> position_board(const engine::Position& pos) {
       if (p == engine::kNoPiece) continue;
       board[std::to_string(file) + std::to_string(rank)] =
           std::string(engine::color_of(p) == engine::kBlack ? "+" : "-") +
-          kCsaPiece[engine::type_of(p)];
+          engine::csa_piece_name(engine::type_of(p));
     }
   return board;
 }
@@ -703,7 +700,7 @@ std::string hand_text(const engine::Position& pos, engine::Color c) {
     const int n = pos.hand(c).count(t);
     if (n == 0) continue;
     if (!text.empty()) text += ' ';
-    text += kCsaPiece[t] + std::to_string(n);
+    text += engine::csa_piece_name(t) + std::to_string(n);
   }
   return text;
 }

@@ -48,7 +48,9 @@ TEST_CASE("search info: well-formed info lines") {
   CHECK(i.depth == 12);
   CHECK(i.score == cp(34));
   CHECK(i.nodes == 123456);
+  CHECK(i.nps == 1000);
   CHECK(i.multipv == 1);
+  CHECK(parse("info nps x depth 2").nps == std::nullopt);
 
   i = parse("info\tdepth 7  score cp -120 upperbound nodes 9000000000");
   CHECK(i.depth == 7);

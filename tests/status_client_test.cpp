@@ -10,9 +10,11 @@
 #include "client/csa_config.h"
 #include "client/csa_session.h"
 #include "client/status_board.h"
+#include "client/status_http.h"
 #include "client/status_page.h"
 #include "client/status_render.h"
 #include "client/status_service.h"
+#include "engine/notation.h"
 #include "tests/temp_dir.h"
 #include "tools/csa_server_game.h"
 #include "tools/server_status.h"
@@ -22,12 +24,6 @@ namespace status_client_test {
 namespace {
 
 using namespace client;
-
-const char* const kHirate[] = {"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY", "P2 * -HI *  *  *  *  * -KA * ",
-                               "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU", "P4 *  *  *  *  *  *  *  *  * ",
-                               "P5 *  *  *  *  *  *  *  *  * ", "P6 *  *  *  *  *  *  *  *  * ",
-                               "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU", "P8 * +KA *  *  *  *  * +HI * ",
-                               "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY"};
 
 // A session logged in and playing game "g1" as White, 60 s + 2 s Fischer; its actions are
 // handed to `status` as the client's loop would.
@@ -56,8 +52,11 @@ struct PlayingSession {
                                   "Least_Time_Per_Move:0",
                                   "END Time",
                                   "BEGIN Position"};
-    for (const char* r : kHirate) s.push_back(r);
-    for (const char* l : {"+", "END Position", "END Game_Summary"}) s.push_back(l);
+    engine::PositionSetup start;
+    REQUIRE(engine::parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                               start));
+    for (const std::string& l : tools::summary_position_lines(start)) s.push_back(l);
+    for (const char* l : {"END Position", "END Game_Summary"}) s.push_back(l);
     for (const std::string& l : s) line(20, l);
     line(30, "START:g1");
   }
@@ -317,10 +316,11 @@ TEST_CASE("status client: [status] settings and their checks") {
   REQUIRE_FALSE(bad);
   CHECK(bad.message().find("status.port") != std::string::npos);
   CHECK_FALSE(parse_csa_config("[status]\nhost = \"x\"\n", "t.toml", d));
-  CHECK(is_loopback_address("127.0.0.1"));
-  CHECK(is_loopback_address("localhost"));
-  CHECK_FALSE(is_loopback_address("127.example.com"));
-  CHECK_FALSE(is_loopback_address("0.0.0.0"));
+  CHECK(is_loopback_name("127.0.0.1"));
+  CHECK(is_loopback_name("localhost"));
+  CHECK(is_loopback_name("[::1]"));
+  CHECK_FALSE(is_loopback_name("127.example.com"));
+  CHECK_FALSE(is_loopback_name("0.0.0.0"));
 }
 
 }  // namespace status_client_test

@@ -84,6 +84,11 @@ bool parse_usi_info(std::string_view line, UsiInfoLine& out) {
         out.nodes = n;
         ++i;
       }
+    } else if (w == "nps" && has_next) {
+      if (const std::optional<int64_t> n = parse_integer<int64_t>(words[i + 1], 0, kMaxInt64)) {
+        out.nps = n;
+        ++i;
+      }
     } else if (w == "multipv" && has_next) {
       if (const std::optional<int> k = parse_integer<int>(words[i + 1], 1, 100000)) {
         out.multipv = *k;

@@ -27,16 +27,18 @@ struct SearchScore {
 // "-M4" (it is mated in 4), "+M" / "-M" when the engine gave no distance.
 std::string format_search_score(const SearchScore& score);
 
-// The fields of one info line that matter to a match. Each is empty when the line does not
-// have it or has it malformed ("depth x", "nodes" at the end, a number out of range).
+// The fields of one info line that matter to a match and to the client's status page. Each is
+// empty when the line does not have it or has it malformed ("depth x", "nodes" at the end, a
+// number out of range).
 struct UsiInfoLine {
   std::optional<int> depth;
   std::optional<SearchScore> score;
   std::optional<int64_t> nodes;
+  std::optional<int64_t> nps;
   int multipv = 1;  // 1 when absent or malformed
 };
 
-// Parses `line` as "info ...": the words depth, score cp|mate, nodes and multipv; "pv" and
+// Parses `line` as "info ...": the words depth, score cp|mate, nodes, nps and multipv; "pv" and
 // "string" end the parse (the rest of the line is theirs); other words are skipped. False
 // when the line is not an info line. Never fails otherwise: malformed fields are left empty.
 bool parse_usi_info(std::string_view line, UsiInfoLine& out);
