@@ -30,23 +30,27 @@ else
   CXXFLAGS += -DNDEBUG
 endif
 # Optimisation by top directory, OPT_<dir> (compiling is most of `make test`'s time).
-# Release: the engine, the book and the tools at -O3; the CSA client and the USI process
-# layer (usi/: network- and pipe-bound) and the command-line front ends (app/: CLI11 code, run
-# once a command) at -O1, the tests' own code at -O0: half the compiling, the same binary speed.
-# DEBUG=1 (the sanitizer build): the engine and the book, whose searches and scans the tests
-# run, at -O1; usi/, the client and tools at -Og, the tests' code at -O0. Under the sanitizers these
+# Release: the rules, the engine, the book and the tools at -O3; the base (files, text,
+# processes), the CSA client and the USI process layer (usi/: network- and pipe-bound) and the
+# command-line front ends (app/: CLI11 code, run once a command) at -O1, the tests' own code at -O0: half the compiling, the same binary speed.
+# DEBUG=1 (the sanitizer build): the rules, the engine and the book, whose searches and scans
+# the tests run, at -O1; the base, usi/, the client and tools at -Og, the tests' code at -O0. Under the sanitizers these
 # compile 1.5 to 3 times faster than -O1; each level was chosen by the suites' running times.
 ifeq ($(DEBUG),1)
+  OPT_shogi  ?= -O1
   OPT_engine ?= -O1
   OPT_book   ?= -O1
+  OPT_base   ?= -Og
   OPT_usi    ?= -Og
   OPT_client ?= -Og
   OPT_tools  ?= -Og
   OPT_app    ?= -O0
   OPT_tests  ?= -O0
 else
+  OPT_shogi  ?= -O3
   OPT_engine ?= -O3
   OPT_book   ?= -O3
+  OPT_base   ?= -O1
   OPT_usi    ?= -O1
   OPT_client ?= -O1
   OPT_tools  ?= -O3
@@ -70,7 +74,7 @@ ifeq ($(POPCNT),1)
 endif
 CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 
-LIB_SRC  := $(wildcard engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
+LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,
@@ -119,18 +123,32 @@ bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
 tests-bin: $(BUILD)/sashite_tests
 osl-bin: $(BUILD)/osl_agreement
 
-$(BUILD)/libsashite.a: $(LIB_OBJ)
+# One static library per layer (scripts/check-layers.sh says which may use which), linked
+# highest first, so that a lower layer's use of a higher one fails the link as a forbidden
+# include fails the check, which runs before any library is archived.
+LAYERS     := tools client usi book engine shogi base
+layer_objs  = $(filter $(BUILD)/obj/$1/% $(BUILD)/obj/unity/$1_%,$(LIB_OBJ))
+LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib/lib%.a)
+define layer_library
+$$(BUILD)/lib/lib$1.a: $$(call layer_objs,$1) | $$(BUILD)/layers.ok
+	@mkdir -p $$(@D)
+	rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach layer,$(LAYERS),$(eval $(call layer_library,$(layer))))
+$(BUILD)/layers.ok: scripts/check-layers.sh $(wildcard $(LAYERS:%=%/*.h) $(LAYERS:%=%/*.cpp) \
+                    $(LAYERS:%=%/*/*.h) $(LAYERS:%=%/*/*.cpp))
 	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^
+	scripts/check-layers.sh
+	@touch $@
 
-$(BUILD)/sashite: $(APP_OBJ) $(BUILD)/libsashite.a
+$(BUILD)/sashite: $(APP_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/sashite_tests: $(TEST_OBJ) $(OSL_OBJ) $(BUILD)/libsashite.a
+$(BUILD)/sashite_tests: $(TEST_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 
-$(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(BUILD)/libsashite.a
+$(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 # OpenShogiLib's search headers load a NodeType they never set (searchState2.h), which
 # UBSan's enum check reports; the code is the library's, compiled into this object only.
@@ -143,16 +161,16 @@ $(BUILD)/obj/client/csa_config.o: OPT_client := -O0
 # of the tests; an exception thrown inside an assertion fails its test case instead.
 $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
 
-# The build's version and install directory (engine/version.h): `git describe` and
+# The build's version and install directory (base/version.h): `git describe` and
 # $(PREFIX)/share/sashite written into a header that is rewritten only when one of them
-# changes, so that only engine/version.cpp recompiles then.
+# changes, so that only base/version.cpp recompiles then.
 $(BUILD)/gen/sashite_version.h: FORCE
 	@mkdir -p $(@D)
 	@printf '#define SASHITE_VERSION "%s"\n#define SASHITE_SHARE_DIR "%s"\n' \
 	  "$$(git describe --always --dirty 2>/dev/null || echo unknown)" "$(SHARE_DIR)" > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
-$(BUILD)/obj/engine/version.o: $(BUILD)/gen/sashite_version.h
-$(BUILD)/obj/engine/version.o: CXXFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/base/version.o: $(BUILD)/gen/sashite_version.h
+$(BUILD)/obj/base/version.o: CXXFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -229,7 +247,7 @@ bench: bin
 	$(BUILD)/sashite bench
 
 format:
-	clang-format -i $(wildcard engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp client/*.h client/*.cpp book/*.h book/*.cpp app/*.cpp app/*.h tools/*.cpp tools/*.h tests/*.cpp tests/*.h)
+	clang-format -i $(wildcard base/*.h base/*.cpp shogi/*.h shogi/*.cpp engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp usi/*.h usi/*.cpp client/*.h client/*.cpp book/*.h book/*.cpp app/*.cpp app/*.h tools/*.cpp tools/*.h tests/*.cpp tests/*.h)
 
 clean:
 	rm -rf build
@@ -246,7 +264,7 @@ FUZZ_CXX     ?= clang++-14
 FUZZ_BUILD   ?= build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_FLAGS   := -std=c++20 -g -O1 -Wall -Wextra -pthread -I. -MMD -MP $(FUZZ_SAN)
-FUZZ_LIB_SRC := $(wildcard engine/*.cpp engine/*/*.cpp client/*.cpp)
+FUZZ_LIB_SRC := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_ALL     := $(patsubst fuzz/%.cpp,%,$(wildcard fuzz/*_fuzzer.cpp))
 FUZZ_TARGETS ?= $(FUZZ_ALL)

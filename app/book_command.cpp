@@ -19,7 +19,7 @@
 #include "book/import_joseki_dat.h"
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
-#include "engine/file_write.h"
+#include "base/file_write.h"
 #include "tools/progress_bar.h"
 
 namespace {
@@ -62,7 +62,7 @@ std::string rate(double count, double seconds) {
 void run_import(const ImportOptions& o) {
   // Opened first: a wrong, foreign or locked directory is reported before a long read.
   book::BookDb db;
-  engine::Status s = db.open(o.book, /*create=*/true);
+  base::Status s = db.open(o.book, /*create=*/true);
   if (!s) fail_command("book import", s.message());
   const auto start = std::chrono::steady_clock::now();
   book::BookBuilder builder;
@@ -142,7 +142,7 @@ void run_import(const ImportOptions& o) {
 
 void run_export(const ExportOptions& o) {
   std::vector<book::BookEntry> entries;
-  engine::Status s = book::load_book(o.book, entries, book::kBookLockWaitMs);
+  base::Status s = book::load_book(o.book, entries, book::kBookLockWaitMs);
   if (!s) fail_command("book export", s.message());
   size_t written = 0;
   if (o.out.empty()) {
@@ -151,7 +151,7 @@ void run_export(const ExportOptions& o) {
   } else {
     std::ostringstream out;
     s = book::write_yaneuraou_book(entries, out, &written);
-    if (s) s = engine::replace_file(o.out, out.str());
+    if (s) s = base::replace_file(o.out, out.str());
   }
   if (!s) fail_command("book export", s.message());
   if (!o.out.empty()) std::printf("wrote %zu positions to %s\n", written, o.out.c_str());
@@ -159,7 +159,7 @@ void run_export(const ExportOptions& o) {
 
 void run_stats(const StatsOptions& o) {
   book::BookDb db;
-  engine::Status s = book::open_existing_book(db, o.book, book::kBookLockWaitMs);
+  base::Status s = book::open_existing_book(db, o.book, book::kBookLockWaitMs);
   if (!s) fail_command("book stats", s.message());
   std::vector<book::BookEntry> entries;
   s = db.for_each([&](const book::BookEntry& e) {

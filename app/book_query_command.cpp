@@ -9,8 +9,8 @@
 
 #include "book/book.h"
 #include "book/book_db.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/book_bench.h"
 
 namespace {
@@ -34,8 +34,8 @@ void run_query(const QueryOptions& options) {
   book::BookMode mode;
   if (!book::parse_book_mode(options.mode, mode) || mode == book::BookMode::kOff)
     fail("--mode '" + options.mode + "': expected exact, simple or relation");
-  engine::Position pos;
-  engine::Status status = pos.set_sfen(options.sfen);
+  shogi::Position pos;
+  base::Status status = pos.set_sfen(options.sfen);
   if (!status) fail("--sfen: " + status.message());
   std::vector<book::BookEntry> entries;
   status = book::load_book(options.book_directory, entries, book::kBookLockWaitMs);
@@ -51,23 +51,23 @@ void run_query(const QueryOptions& options) {
               options.max_distance);
   std::printf("positions (%zu):\n", result.positions.size());
   for (const book::SimilarPosition& p : result.positions) {
-    engine::Position found;
+    shogi::Position found;
     const bool ok = found.set(p.entry->position.setup()).is_ok();
     std::printf("  distance %7.3f  %s\n", p.distance,
                 ok ? found.sfen(false).c_str() : "(invalid position)");
   }
   if (mode == book::BookMode::kRelation && !result.positions.empty()) {
     std::printf("weight table (squares above 1):");
-    for (engine::Square s = 0; s < engine::kSquareNb; ++s)
+    for (shogi::Square s = 0; s < shogi::kSquareNb; ++s)
       if (result.weights.weight[s] > 1.0)
-        std::printf(" %s=%.2f", engine::format_usi_square(s).c_str(), result.weights.weight[s]);
+        std::printf(" %s=%.2f", shogi::format_usi_square(s).c_str(), result.weights.weight[s]);
     std::printf("\n");
   }
   std::printf("moves (%zu):\n", result.moves.size());
   for (const book::Candidate& c : result.moves) {
     std::string value = c.value == book::kNoBookValue ? "-" : std::to_string(c.value);
     std::printf("  %-6s weight %.4f  count %u  value %s  depth %d\n",
-                engine::format_usi_move(c.move).c_str(), c.weight, c.count, value.c_str(),
+                shogi::format_usi_move(c.move).c_str(), c.weight, c.count, value.c_str(),
                 int(c.depth));
   }
 }

@@ -81,9 +81,9 @@ void add_think(CLI::App& book) {
       "movetime: use --movetime (>= 1000; it gets go byoyomi) and it gets BookDepth=0 unless "
       "an --option sets it; fairy-stockfish needs --option I:UCI_Variant=shogi.");
   think->callback([o] {
-    if (engine::Status s = tools::validate_book_think_options(*o); !s)
+    if (base::Status s = tools::validate_book_think_options(*o); !s)
       fail_command("book think", s.message(), 2);
-    if (engine::Status s = tools::run_book_think(*o, std::cout, std::cerr); !s)
+    if (base::Status s = tools::run_book_think(*o, std::cout, std::cerr); !s)
       fail_command("book think", s.message());
   });
 }
@@ -103,7 +103,7 @@ void add_merge(CLI::App& book) {
       "later input's), sources are or-ed.");
   merge->callback([a] {
     tools::BookMergeStats stats;
-    if (engine::Status s = tools::merge_books(a->inputs, a->out_dir, stats); !s)
+    if (base::Status s = tools::merge_books(a->inputs, a->out_dir, stats); !s)
       fail_command("book merge", s.message());
     std::cout << "book merge: " << stats.entries_read << " entries read from "
               << a->inputs.size() << " books, " << stats.entries_merged

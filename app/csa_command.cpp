@@ -53,7 +53,7 @@ void add_csa_options(CLI::App& app, CsaCommandOptions& o) {
 
 int run_csa_command(const CsaCommandOptions& o) {
   client::CsaConfig config;
-  if (engine::Status st = client::load_csa_config(o.config_path, config); !st) {
+  if (base::Status st = client::load_csa_config(o.config_path, config); !st) {
     std::cerr << "sashite csa: " << st.message() << "\n";
     return client::kExitSetup;
   }
@@ -66,7 +66,7 @@ int run_csa_command(const CsaCommandOptions& o) {
   if (o.games >= 0) config.games = o.games;
   if (o.status_port >= 0) config.status_port = o.status_port;
   for (auto check : {client::validate_for_login, client::validate_status_settings}) {
-    if (engine::Status st = check(config); !st) {
+    if (base::Status st = check(config); !st) {
       std::cerr << "sashite csa: " << o.config_path << ": " << st.message() << "\n";
       return client::kExitSetup;
     }
@@ -84,7 +84,7 @@ int run_csa_command(const CsaCommandOptions& o) {
     builtin_config.usi_options.clear();
   }
   client::EngineAdapter builtin;
-  if (engine::Status st = builtin.configure(builtin_config); !st) {
+  if (base::Status st = builtin.configure(builtin_config); !st) {
     std::cerr << "sashite csa: " << st.message() << "\n";
     return client::kExitSetup;
   }
@@ -107,7 +107,7 @@ int run_csa_command(const CsaCommandOptions& o) {
     options.min_weight = config.book_min_weight;
     options.max_ply = config.book_max_ply;
     options.max_distance = config.book_max_distance;
-    if (engine::Status st = book.open(options); !st) {
+    if (base::Status st = book.open(options); !st) {
       std::cerr << "sashite csa: " << o.config_path << ": book: " << st.message() << "\n";
       return client::kExitSetup;
     }
@@ -123,7 +123,7 @@ int run_csa_command(const CsaCommandOptions& o) {
     status_page = std::make_unique<client::StatusService>(
         client::StatusServiceOptions{config.status_bind, config.status_port, config.status_token},
         status_board);
-    if (engine::Status st = status_page->start(); !st) {
+    if (base::Status st = status_page->start(); !st) {
       std::cerr << "sashite csa: status page: " << st.message() << "\n";
       return client::kExitSetup;
     }

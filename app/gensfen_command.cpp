@@ -20,7 +20,7 @@ struct GensfenCommandOptions {
 
 void run_gensfen_command(GensfenCommandOptions& o) {
   if (!o.inspect.empty()) {
-    if (engine::Status s = tools::inspect_gensfen(o.inspect, o.limit, std::cout); !s)
+    if (base::Status s = tools::inspect_gensfen(o.inspect, o.limit, std::cout); !s)
       fail_command("gensfen", s.message());
     return;
   }
@@ -35,7 +35,7 @@ void run_gensfen_command(GensfenCommandOptions& o) {
   } catch (const std::exception&) {
     fail_command("gensfen", "--random-plies '" + o.random_plies + "': expected N or MIN,MAX", 2);
   }
-  if (engine::Status s = tools::run_gensfen(o.run, std::cout); !s) fail_command("gensfen", s.message());
+  if (base::Status s = tools::run_gensfen(o.run, std::cout); !s) fail_command("gensfen", s.message());
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 
 namespace {
 
-using engine::Status;
+using base::Status;
 namespace eval = engine::eval;
 
 struct TrainCommandOptions {

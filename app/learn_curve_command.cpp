@@ -74,7 +74,7 @@ void add_learn_curve_command(CLI::App& learn) {
   curve->callback([o, no_agreement] {
     o->agreement = !*no_agreement;
     tools::CurveStats stats;
-    if (engine::Status s = tools::run_learn_curve(*o, std::cout, std::cerr, stats); !s)
+    if (base::Status s = tools::run_learn_curve(*o, std::cout, std::cerr, stats); !s)
       fail_command("learn curve", s.message());
   });
 }

@@ -12,7 +12,7 @@
 
 #include "app/command_error.h"
 #include "engine/eval/weights.h"
-#include "engine/shipped_file.h"
+#include "base/shipped_file.h"
 #include "tools/learn_fit.h"
 
 namespace {
@@ -52,7 +52,7 @@ void run_fit(const FitCommandOptions& o) {
   for (const std::string& dir : o.records) {
     const size_t first = samples.size();
     tools::ValueSampleCounts counts;
-    if (engine::Status s = tools::collect_value_samples(dir, o.samples, samples, counts); !s)
+    if (base::Status s = tools::collect_value_samples(dir, o.samples, samples, counts); !s)
       fail_command("learn fit", s.message());
     for (size_t i = first; i < samples.size(); ++i) samples[i].group += groups;
     groups += counts.records;
@@ -65,12 +65,12 @@ void run_fit(const FitCommandOptions& o) {
   }
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set") {
-    const std::string path = o.init == "default" ? engine::default_eval_file() : o.init;
-    if (engine::Status s = init.load(path); !s) fail_command("learn fit", s.message());
+    const std::string path = o.init == "default" ? base::default_eval_file() : o.init;
+    if (base::Status s = init.load(path); !s) fail_command("learn fit", s.message());
   }
   eval::Weights out;
   std::vector<tools::FitStats> stats;
-  if (engine::Status s = tools::fit_weights(o.fit, samples, init, out, stats, &std::cerr); !s)
+  if (base::Status s = tools::fit_weights(o.fit, samples, init, out, stats, &std::cerr); !s)
     fail_command("learn fit", s.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -85,7 +85,7 @@ void run_fit(const FitCommandOptions& o) {
          << "th game); " << int(seconds) << " s\n"
          << table;
   out.set_header(header.str());
-  if (engine::Status s = out.save(o.out); !s) fail_command("learn fit", s.message());
+  if (base::Status s = out.save(o.out); !s) fail_command("learn fit", s.message());
   std::fputs(table.c_str(), stdout);
   std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
 }

@@ -52,7 +52,7 @@ void add_learn_label_command(CLI::App& learn) {
   label->add_flag("--progress", o->progress, "progress bar on stderr");
   label->callback([o] {
     tools::LabelCounts counts;
-    const engine::Status s = tools::run_learn_label(*o, counts, std::cerr);
+    const base::Status s = tools::run_learn_label(*o, counts, std::cerr);
     std::fputs(tools::format_label_summary(counts).c_str(), stdout);
     if (!s) fail_command("learn label", s.message());
   });

@@ -74,9 +74,9 @@ void add_learn_teach_command(CLI::App& learn) {
       "positions where no engine named a move). gpsusi needs --byoyomi (>= 1000) and gets "
       "BookDepth=0; our engine gets USI_OwnBook=false.");
   teach->callback([o] {
-    if (engine::Status s = tools::validate_teach_options(*o); !s)
+    if (base::Status s = tools::validate_teach_options(*o); !s)
       fail_command("learn teach", s.message(), 2);
-    if (engine::Status s = tools::run_learn_teach(*o, std::cout, std::cerr); !s)
+    if (base::Status s = tools::run_learn_teach(*o, std::cout, std::cerr); !s)
       fail_command("learn teach", s.message());
   });
 }

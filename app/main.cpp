@@ -14,7 +14,7 @@
 #include "app/svm_command.h"
 #include "app/tune_command.h"
 #include "client/csa_command.h"
-#include "engine/version.h"
+#include "base/version.h"
 #include "tools/csa_server.h"
 #include "tools/match_options.h"
 #include "tools/records_convert.h"
@@ -23,7 +23,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("sashite ") + engine::build_version());
+  app.set_version_flag("--version", std::string("sashite ") + base::build_version());
 
   CLI::App* usi = app.add_subcommand("usi", "the engine, speaking USI on standard input and output (for GUIs)");
   bool list_options = false;

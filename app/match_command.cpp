@@ -6,11 +6,11 @@
 #include "tools/match_runner.h"
 
 int run_match_command(const tools::MatchOptions& options) {
-  if (engine::Status s = tools::validate_match_options(options); !s) {
+  if (base::Status s = tools::validate_match_options(options); !s) {
     std::cerr << "sashite match: " << s.message() << "\n";
     return 2;
   }
-  if (engine::Status s = tools::run_match(options, std::cout); !s) {
+  if (base::Status s = tools::run_match(options, std::cout); !s) {
     std::cerr << "sashite match: " << s.message() << "\n";
     return 1;
   }

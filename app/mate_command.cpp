@@ -11,7 +11,7 @@
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
 #include "engine/mate/svm_model.h"
-#include "engine/words.h"
+#include "base/words.h"
 #include "tools/mate_bench.h"
 #include "tools/mate_compare.h"
 
@@ -40,7 +40,7 @@ int run_mate_command(const MateCommandOptions& o) {
   std::string list = o.compare.empty() ? o.control : o.compare;
   for (char& c : list)
     if (c == ',') c = ' ';
-  for (std::string_view word : engine::split_words(list)) {
+  for (std::string_view word : base::split_words(list)) {
     MateControl c;
     if (!engine::mate::parse_mate_control(word, c)) {
       std::cerr << "mate: unknown control '" << std::string(word) << "' (none, limit, init, threshold)\n";
@@ -55,7 +55,7 @@ int run_mate_command(const MateCommandOptions& o) {
   if (needs_model) {
     model = std::make_shared<engine::mate::SvmModel>();
     const std::string path = o.svm.empty() ? engine::mate::default_svm_model_path() : o.svm;
-    if (engine::Status s = engine::mate::load_svm_model(path, *model); !s) {
+    if (base::Status s = engine::mate::load_svm_model(path, *model); !s) {
       std::cerr << "mate: " << s.message() << "\n";
       return 1;
     }

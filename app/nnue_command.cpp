@@ -9,7 +9,7 @@
 
 #include "app/command_error.h"
 #include "engine/nnue/evaluator.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/nnue_train.h"
 #include "tools/progress_bar.h"
 
@@ -18,7 +18,7 @@ namespace {
 void run_nnue_train(const tools::NnueTrainOptions& o) {
   tools::NnueTrainSummary summary;
   std::cout << "nnue train: SIMD " << engine::nnue::simd_name() << '\n' << std::flush;
-  const engine::Status s = tools::train_nnue(o, summary, [&](const tools::NnueEpochReport& r) {
+  const base::Status s = tools::train_nnue(o, summary, [&](const tools::NnueEpochReport& r) {
     if (r.epoch == summary.first_epoch) {
       std::cout << "positions " << summary.positions << " (train " << summary.train_positions
                 << ", held out " << summary.holdout_positions << ", left out " << summary.left_out
@@ -42,13 +42,13 @@ void run_nnue_train(const tools::NnueTrainOptions& o) {
 
 void run_nnue_eval(const std::string& file, const std::vector<std::string>& sfens) {
   engine::nnue::Network net;
-  if (engine::Status s = net.load(file); !s) fail_command("nnue eval", s.message());
+  if (base::Status s = net.load(file); !s) fail_command("nnue eval", s.message());
   std::cout << "SIMD " << engine::nnue::simd_name() << '\n';
   const std::vector<std::string> positions =
-      sfens.empty() ? std::vector<std::string>{engine::Position::kStartSfen} : sfens;
+      sfens.empty() ? std::vector<std::string>{shogi::Position::kStartSfen} : sfens;
   for (const std::string& sfen : positions) {
-    engine::Position pos;
-    if (engine::Status s = pos.set_sfen(sfen); !s) fail_command("nnue eval", s.message(), 2);
+    shogi::Position pos;
+    if (base::Status s = pos.set_sfen(sfen); !s) fail_command("nnue eval", s.message(), 2);
     std::cout << engine::nnue::evaluate(pos, net) << '\t' << pos.sfen() << '\n';
   }
 }

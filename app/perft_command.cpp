@@ -6,15 +6,15 @@
 
 #include "app/commands.h"
 #include "engine/benchmark.h"
-#include "engine/notation.h"
-#include "engine/perft.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/perft.h"
+#include "shogi/position.h"
 #include "engine/search_bench.h"
 
 int run_perft(const PerftOptions& options) {
-  engine::Position pos;
+  shogi::Position pos;
   if (!options.sfen.empty()) {
-    engine::Status status = pos.set_sfen(options.sfen);
+    base::Status status = pos.set_sfen(options.sfen);
     if (!status) {
       std::cerr << "sashite perft: " << status.message() << "\n";
       return 2;
@@ -23,13 +23,13 @@ int run_perft(const PerftOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   uint64_t total = 0;
   if (options.divide) {
-    for (const auto& [move, count] : engine::perft_divide(pos, options.depth)) {
-      std::cout << engine::format_usi_move(move) << ": " << count << "\n";
+    for (const auto& [move, count] : shogi::perft_divide(pos, options.depth)) {
+      std::cout << shogi::format_usi_move(move) << ": " << count << "\n";
       total += count;
     }
     if (options.depth == 0) total = 1;
   } else {
-    total = engine::perft(pos, options.depth);
+    total = shogi::perft(pos, options.depth);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -47,7 +47,7 @@ int run_bench(const BenchOptions& options) {
       return 2;
     }
     std::vector<engine::PerftBenchCase> cases;
-    if (const engine::Status status = engine::read_perft_cases(in, options.perft_file, cases);
+    if (const base::Status status = engine::read_perft_cases(in, options.perft_file, cases);
         !status) {
       std::cerr << "sashite bench: " << status.message() << "\n";
       return 2;

@@ -49,7 +49,7 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
 int run_server_command(const tools::ServerOptions& given) {
   tools::ServerOptions options = given;
   if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
-  if (const engine::Status st = client::validate_status_page(
+  if (const base::Status st = client::validate_status_page(
           options.status_port, options.status_bind, options.status_token);
       !st) {
     std::cerr << "sashite server: " << st.message() << "\n";
@@ -57,7 +57,7 @@ int run_server_command(const tools::ServerOptions& given) {
   }
   client::StatusBoard status_board;  // outlives the server, which updates it
   tools::CsaServer server(options, std::cout);
-  if (const engine::Status st = server.listen(/*handle_signals=*/true); !st) {
+  if (const base::Status st = server.listen(/*handle_signals=*/true); !st) {
     std::cerr << "sashite server: " << st.message() << "\n";
     return 1;
   }
@@ -68,7 +68,7 @@ int run_server_command(const tools::ServerOptions& given) {
         client::StatusServiceOptions{options.status_bind, options.status_port,
                                      options.status_token},
         status_board);
-    if (const engine::Status st = status->start(); !st) {
+    if (const base::Status st = status->start(); !st) {
       std::cerr << "sashite server: status page: " << st.message() << "\n";
       return 1;
     }

@@ -28,15 +28,15 @@ struct SprtCommandOptions {
 
 void run_sprt(const SprtCommandOptions& o) {
   tools::SprtConfig c;
-  if (engine::Status s = tools::parse_sprt_bounds(o.bounds, c); !s) fail_command("sprt", s.message(), 2);
+  if (base::Status s = tools::parse_sprt_bounds(o.bounds, c); !s) fail_command("sprt", s.message(), 2);
   c.alpha = o.alpha;
   c.beta = o.beta;
-  if (engine::Status s = tools::validate_sprt(c); !s) fail_command("sprt", s.message(), 2);
+  if (base::Status s = tools::validate_sprt(c); !s) fail_command("sprt", s.message(), 2);
   if (o.simulate == !o.pentanomial.empty())
     fail_command("sprt", "give one of --pentanomial LL,LD,DD,WD,WW and --simulate ELO", 2);
   if (!o.pentanomial.empty()) {
     tools::Pentanomial p;
-    if (engine::Status s = tools::parse_pentanomial(o.pentanomial, p); !s)
+    if (base::Status s = tools::parse_pentanomial(o.pentanomial, p); !s)
       fail_command("sprt", s.message(), 2);
     const tools::SprtState state = tools::sprt_state(p, c);
     std::cout << "pairs: " << p.pairs() << " (" << p.text() << ")\n"

@@ -15,14 +15,14 @@
 #include "app/command_error.h"
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/svm_data.h"
 #include "tools/svm_train.h"
 
 namespace {
 
-using engine::Position;
-using engine::Status;
+using shogi::Position;
+using base::Status;
 using engine::mate::MateFeatures;
 using engine::mate::SvmModel;
 

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "app/command_error.h"
-#include "engine/file_write.h"
+#include "base/file_write.h"
 #include "tools/tune_runner.h"
 
 namespace {
@@ -33,14 +33,14 @@ void run_tune_command(TuneCommandOptions& o) {
     const std::string text = tools::format_spsa_params(
         tools::engine_search_params(),
         "sashite's search and time parameters, their defaults (engine/search_params.cpp)");
-    if (engine::Status s = engine::replace_file(o.write_defaults, text); !s)
+    if (base::Status s = base::replace_file(o.write_defaults, text); !s)
       fail_command("tune", s.message());
     std::cout << "tune: wrote " << tools::engine_search_params().size() << " parameters to "
               << o.write_defaults << "\n";
     return;
   }
   if (o.tune.engine.empty()) o.tune.engine = "'" + self_path() + "' usi";
-  if (engine::Status s = tools::run_tune(o.tune, std::cout); !s) fail_command("tune", s.message());
+  if (base::Status s = tools::run_tune(o.tune, std::cout); !s) fail_command("tune", s.message());
 }
 
 }  // namespace

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/movegen.h"
+#include "shogi/movegen.h"
 
 namespace book {
 
-using engine::Move;
-using engine::Position;
+using shogi::Move;
+using shogi::Position;
 
 const char* book_mode_name(BookMode mode) {
   switch (mode) {
@@ -38,10 +38,10 @@ constexpr uint64_t kSlotMultiplier = 0x9E3779B97F4A7C15ull;
 
 bool same_position(const PackedPosition& packed, const Position& pos) {
   if (packed.side_to_move != uint8_t(pos.side_to_move()) ||
-      packed.hands[0] != pos.hand(engine::kBlack).raw() ||
-      packed.hands[1] != pos.hand(engine::kWhite).raw())
+      packed.hands[0] != pos.hand(shogi::kBlack).raw() ||
+      packed.hands[1] != pos.hand(shogi::kWhite).raw())
     return false;
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s)
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s)
     if (packed.board[s] != uint8_t(pos.piece_on(s))) return false;
   return true;
 }
@@ -67,7 +67,7 @@ Book::Book(std::vector<BookEntry> entries) : entries_(std::move(entries)) {
     const bool ok = pos.set(entry.position.setup()).is_ok();
     usable_[e] = ok && !entry.moves.empty();
     for (const BookMove& m : entry.moves)
-      move_attackers_.push_back(ok && m.move.to() < engine::kSquareNb
+      move_attackers_.push_back(ok && m.move.to() < shogi::kSquareNb
                                     ? count_move_attackers(pos, m.move)
                                     : MoveAttackers{});
   }
@@ -132,7 +132,7 @@ ProbeResult Book::finish(const Position& pos, const std::vector<QueryMove>& quer
     table = WeightTable::from_touches(touches, options.relation_alpha);
     // (iv) compare again with the weights, (v) the k smallest, ties kept.
     const BoardRow query = board_row(pos);
-    const uint32_t hands[2] = {pos.hand(engine::kBlack).raw(), pos.hand(engine::kWhite).raw()};
+    const uint32_t hands[2] = {pos.hand(shogi::kBlack).raw(), pos.hand(shogi::kWhite).raw()};
     for (const Neighbour& n : near)
       chosen.emplace_back(n.entry, weighted_difference(query.squares, hands,
                                                        index_.row_of_entry(n.entry).squares,
@@ -193,7 +193,7 @@ ProbeResult Book::probe_with(const Position& pos, BookMode mode, int k, double m
   // The query's legal moves that some book position of this side has, with their attacker
   // counts here, ordered by their 16-bit key: the filters compare book moves with them.
   std::vector<QueryMove> query_moves;
-  for (const Move m : engine::legal_moves(pos))
+  for (const Move m : shogi::legal_moves(pos))
     if (index_.has_move(pos.side_to_move(), m))
       query_moves.push_back({m, count_move_attackers(pos, m)});
   std::sort(query_moves.begin(), query_moves.end(), [](const QueryMove& a, const QueryMove& b) {

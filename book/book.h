@@ -9,8 +9,8 @@
 #include "book/book_entry.h"
 #include "book/position_index.h"
 #include "book/similarity.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace book {
 
@@ -29,7 +29,7 @@ struct SimilarPosition {
 
 // A candidate move for the query position, merged over the retrieved positions.
 struct Candidate {
-  engine::Move move;   // completed for the query position, legal there
+  shogi::Move move;   // completed for the query position, legal there
   double weight = 0;   // the candidates' weights sum to 1
   uint32_t count = 0;  // sum of the book counts of the move in the retrieved positions
   int16_t value = kNoBookValue;  // from the retrieved position with the deepest value
@@ -86,25 +86,25 @@ class Book {
   const PositionIndex& index() const { return index_; }
 
   // The entry of this exact position (key, then board, hands and side verified), or null.
-  const BookEntry* find(const engine::Position& pos) const;
+  const BookEntry* find(const shogi::Position& pos) const;
 
   // REQUIRES: k >= 1. kOff gives an empty result.
-  ProbeResult probe(const engine::Position& pos, BookMode mode, int k, double max_distance,
+  ProbeResult probe(const shogi::Position& pos, BookMode mode, int k, double max_distance,
                     const RetrievalOptions& options = {},
                     IndexSearchStats* stats = nullptr) const;
   // The same answer without the index, by scanning every position (tests, bench checks).
-  ProbeResult probe_by_scan(const engine::Position& pos, BookMode mode, int k,
+  ProbeResult probe_by_scan(const shogi::Position& pos, BookMode mode, int k,
                             double max_distance, const RetrievalOptions& options = {}) const;
 
  private:
   // The moves of entry e that pass both filters against the query's moves (sorted by
   // key16): (the query's move, index in the entry's moves).
   void passing_moves(const std::vector<QueryMove>& query_moves, uint32_t e,
-                     std::vector<std::pair<engine::Move, int>>& out) const;
-  ProbeResult finish(const engine::Position& pos, const std::vector<QueryMove>& query_moves,
+                     std::vector<std::pair<shogi::Move, int>>& out) const;
+  ProbeResult finish(const shogi::Position& pos, const std::vector<QueryMove>& query_moves,
                      BookMode mode, int k, const std::vector<Neighbour>& near,
                      const RetrievalOptions& options) const;
-  ProbeResult probe_with(const engine::Position& pos, BookMode mode, int k,
+  ProbeResult probe_with(const shogi::Position& pos, BookMode mode, int k,
                          double max_distance, const RetrievalOptions& options,
                          IndexSearchStats* stats, bool scan) const;
 

@@ -5,7 +5,7 @@
 
 namespace book {
 
-BookEntry* BookBuilder::entry_for(const engine::Position& pos) {
+BookEntry* BookBuilder::entry_for(const shogi::Position& pos) {
   const uint64_t key = pos.key();
   auto [it, inserted] = entries_.try_emplace(key);
   BookEntry& entry = it->second;
@@ -19,7 +19,7 @@ BookEntry* BookBuilder::entry_for(const engine::Position& pos) {
   return &entry;
 }
 
-bool BookBuilder::add(const engine::Position& pos, const BookMove& m) {
+bool BookBuilder::add(const shogi::Position& pos, const BookMove& m) {
   BookEntry* entry = entry_for(pos);
   if (!entry) return false;
   BookMove completed = m;
@@ -28,7 +28,7 @@ bool BookBuilder::add(const engine::Position& pos, const BookMove& m) {
   return true;
 }
 
-bool BookBuilder::add_position(const engine::Position& pos) { return entry_for(pos) != nullptr; }
+bool BookBuilder::add_position(const shogi::Position& pos) { return entry_for(pos) != nullptr; }
 
 size_t BookBuilder::move_count() const {
   size_t n = 0;
@@ -48,7 +48,7 @@ std::vector<BookEntry> BookBuilder::sorted_entries() const {
   return out;
 }
 
-engine::Status BookBuilder::write(BookDb& db, size_t batch_size) const {
+base::Status BookBuilder::write(BookDb& db, size_t batch_size) const {
   // Key order, one batch of copies at a time: memory stays near the builder's own.
   std::vector<uint64_t> keys;
   keys.reserve(entries_.size());
@@ -60,13 +60,13 @@ engine::Status BookBuilder::write(BookDb& db, size_t batch_size) const {
     batch.push_back(entries_.at(key));
     batch.back().sort_moves();
     if (batch.size() >= batch_size) {
-      engine::Status s = db.put(batch, /*combine=*/true);
+      base::Status s = db.put(batch, /*combine=*/true);
       if (!s) return s;
       batch.clear();
     }
   }
   if (!batch.empty()) return db.put(batch, /*combine=*/true);
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace book
@@ -78,14 +78,14 @@ engine::Status BookBuilder::write(BookDb& db, size_t batch_size) const {
 
 namespace book {
 
-engine::Status read_whole_file(const std::string& path, std::string& out) {
+base::Status read_whole_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return engine::Status::error(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (!in) return base::Status::error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return engine::Status::error(path + ": read error");
+  if (in.bad()) return base::Status::error(path + ": read error");
   out = std::move(buffer).str();
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace book

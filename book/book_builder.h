@@ -8,8 +8,8 @@
 
 #include "book/book_db.h"
 #include "book/book_entry.h"
-#include "engine/position.h"
-#include "engine/status.h"
+#include "shogi/position.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -32,9 +32,9 @@ class BookBuilder {
  public:
   // Merges m into the entry of pos, creating the entry. Returns false (and drops m) when
   // another position already holds pos's key. REQUIRES: m is legal in pos.
-  bool add(const engine::Position& pos, const BookMove& m);
+  bool add(const shogi::Position& pos, const BookMove& m);
   // Makes sure pos has an entry (with no moves when new); false on a key collision.
-  bool add_position(const engine::Position& pos);
+  bool add_position(const shogi::Position& pos);
 
   size_t position_count() const { return entries_.size(); }
   size_t move_count() const;  // distinct (position, move) pairs
@@ -44,10 +44,10 @@ class BookBuilder {
 
   // Writes every entry into db, combined with what db holds, batch_size entries per
   // WriteBatch (each batch atomic).
-  engine::Status write(BookDb& db, size_t batch_size = 20000) const;
+  base::Status write(BookDb& db, size_t batch_size = 20000) const;
 
  private:
-  BookEntry* entry_for(const engine::Position& pos);
+  BookEntry* entry_for(const shogi::Position& pos);
   std::unordered_map<uint64_t, BookEntry> entries_;
 };
 
@@ -56,6 +56,6 @@ class BookBuilder {
 namespace book {
 
 // Reads a whole file; the error names the path.
-engine::Status read_whole_file(const std::string& path, std::string& out);
+base::Status read_whole_file(const std::string& path, std::string& out);
 
 }  // namespace book

@@ -37,33 +37,33 @@ std::string hex64(uint64_t v) {
   return text;
 }
 
-uint64_t startpos_key() { return engine::Position().key(); }
+uint64_t startpos_key() { return shogi::Position().key(); }
 
 std::string where(const std::string& directory) { return "book directory '" + directory + "': "; }
 
 // Turns a LevelDB error into one that names the directory and says what to do.
-engine::Status leveldb_error(const std::string& directory, const leveldb::Status& s) {
+base::Status leveldb_error(const std::string& directory, const leveldb::Status& s) {
   const std::string text = s.ToString();
   if (s.IsIOError() && text.find("lock") != std::string::npos)
-    return engine::Status::error(where(directory) +
+    return base::Status::error(where(directory) +
                                  "locked by another process (LevelDB lets one process open a "
                                  "database at a time; close it or copy the book): " +
                                  text);
   if (s.IsCorruption())
-    return engine::Status::error(where(directory) + "corrupt database: " + text);
-  return engine::Status::error(where(directory) + text);
+    return base::Status::error(where(directory) + "corrupt database: " + text);
+  return base::Status::error(where(directory) + text);
 }
 
 // Copies the database files of `directory` (not LevelDB's LOCK and LOG, which it writes
 // anew) into a fresh private directory under the system's temporary directory.
-engine::Status make_private_copy(const std::string& directory, std::string& copy) {
+base::Status make_private_copy(const std::string& directory, std::string& copy) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path base = fs::temp_directory_path(ec);
   if (ec) base = "/tmp";
   std::string pattern = (base / "sashite-book-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
-    return engine::Status::error(where(directory) +
+    return base::Status::error(where(directory) +
                                  "not writable, and no private copy could be made in " +
                                  base.string() + ": " + std::strerror(errno));
   copy = pattern;
@@ -76,15 +76,15 @@ engine::Status make_private_copy(const std::string& directory, std::string& copy
   if (ec) {
     fs::remove_all(copy);
     copy.clear();
-    return engine::Status::error(where(directory) +
+    return base::Status::error(where(directory) +
                                  "not writable, and copying it to a private directory failed: " +
                                  ec.message());
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status read_only_error(const std::string& directory) {
-  return engine::Status::error(where(directory) +
+base::Status read_only_error(const std::string& directory) {
+  return base::Status::error(where(directory) +
                                "not writable (opened from a private copy, for reading only)");
 }
 
@@ -103,22 +103,22 @@ void BookDb::close() {
   }
 }
 
-engine::Status BookDb::open(const std::string& directory, bool create) {
+base::Status BookDb::open(const std::string& directory, bool create) {
   close();
   locked_ = false;
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool exists = fs::exists(directory, ec);
   if (exists && !fs::is_directory(directory, ec))
-    return engine::Status::error(where(directory) + "not a directory");
+    return base::Status::error(where(directory) + "not a directory");
   const bool has_database = fs::exists(fs::path(directory) / "CURRENT", ec);
   if (!has_database) {
     if (!create)
-      return engine::Status::error(
+      return base::Status::error(
           where(directory) +
           (exists ? "not a book (no LevelDB database in it)" : "does not exist"));
     if (exists && !fs::is_empty(directory, ec))
-      return engine::Status::error(where(directory) +
+      return base::Status::error(where(directory) +
                                    "not a book (a non-empty directory without a LevelDB "
                                    "database); choose a new or empty directory");
   }
@@ -127,7 +127,7 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
   // may only read (installed by root, shared storage) is opened from a private copy.
   std::string open_at = directory;
   if (!create && ::access(directory.c_str(), W_OK) != 0) {
-    if (engine::Status copied = make_private_copy(directory, private_copy_); !copied) return copied;
+    if (base::Status copied = make_private_copy(directory, private_copy_); !copied) return copied;
     open_at = private_copy_;
   }
 
@@ -139,7 +139,7 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
   leveldb::DB* raw = nullptr;
   leveldb::Status s = leveldb::DB::Open(options, open_at, &raw);
   if (!s.ok()) {
-    const engine::Status error = leveldb_error(directory, s);
+    const base::Status error = leveldb_error(directory, s);
     locked_ = error.message().find("locked by another process") != std::string::npos;
     close();
     return error;
@@ -156,7 +156,7 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
     it.reset();
     if (!empty || !create) {
       close();
-      return engine::Status::error(where(directory) +
+      return base::Status::error(where(directory) +
                                    "not a book (a LevelDB database without a format-version "
                                    "record)");
     }
@@ -168,7 +168,7 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
       close();
       return leveldb_error(directory, s);
     }
-    return engine::Status::ok();
+    return base::Status::ok();
   }
   if (!s.ok()) {
     close();
@@ -177,12 +177,12 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
   int version = 0;
   if (!parse_version_value(version_text, version)) {
     close();
-    return engine::Status::error(where(directory) + "not a book (format-version record '" +
+    return base::Status::error(where(directory) + "not a book (format-version record '" +
                                  version_text + "')");
   }
   if (version > kFormatVersion) {
     close();
-    return engine::Status::error(where(directory) + "book format version " +
+    return base::Status::error(where(directory) + "book format version " +
                                  std::to_string(version) + " is newer than this sashite's (" +
                                  std::to_string(kFormatVersion) + "); update sashite");
   }
@@ -190,33 +190,33 @@ engine::Status BookDb::open(const std::string& directory, bool create) {
   s = db_->Get(leveldb::ReadOptions(), meta_key(kStartposKeyMeta), &stored_key);
   if (s.ok() && stored_key != hex64(startpos_key())) {
     close();
-    return engine::Status::error(
+    return base::Status::error(
         where(directory) + "built with different position keys (start position key " + stored_key +
         ", this sashite's " + hex64(startpos_key()) + "); rebuild it with sashite book import");
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status BookDb::get(uint64_t key, BookEntry& out, bool& found) const {
+base::Status BookDb::get(uint64_t key, BookEntry& out, bool& found) const {
   found = false;
-  if (!db_) return engine::Status::error("book: get on a book that is not open");
+  if (!db_) return base::Status::error("book: get on a book that is not open");
   std::string value;
   leveldb::ReadOptions read_options;
   read_options.verify_checksums = true;
   const leveldb::Status s = db_->Get(read_options, entry_key(key), &value);
-  if (s.IsNotFound()) return engine::Status::ok();
+  if (s.IsNotFound()) return base::Status::ok();
   if (!s.ok()) return leveldb_error(directory_, s);
   out.key = key;
-  engine::Status decoded = decode_entry_value(value, out);
+  base::Status decoded = decode_entry_value(value, out);
   if (!decoded)
-    return engine::Status::error(where(directory_) + "entry " + hex64(key) +
+    return base::Status::error(where(directory_) + "entry " + hex64(key) +
                                  ": corrupt value: " + decoded.message());
   found = true;
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
-  if (!db_) return engine::Status::error("book: put on a book that is not open");
+base::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
+  if (!db_) return base::Status::error("book: put on a book that is not open");
   if (read_only()) return read_only_error(directory_);
   // Entries of this call sharing a key are combined (or the last one kept) before writing.
   std::unordered_map<uint64_t, BookEntry> merged;
@@ -229,12 +229,12 @@ engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) 
       order.push_back(e.key);
       if (combine) {
         bool found = false;
-        engine::Status s = get(e.key, target, found);
+        base::Status s = get(e.key, target, found);
         if (!s) return s;
         if (!found)
           target = e;
         else if (!(target.position == e.position))
-          return engine::Status::error(where(directory_) + "entry " + hex64(e.key) +
+          return base::Status::error(where(directory_) + "entry " + hex64(e.key) +
                                        ": two different positions share this key");
         else
           for (const BookMove& m : e.moves) target.merge_move(m);
@@ -248,7 +248,7 @@ engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) 
       continue;
     }
     if (!(target.position == e.position))
-      return engine::Status::error(where(directory_) + "entry " + hex64(e.key) +
+      return base::Status::error(where(directory_) + "entry " + hex64(e.key) +
                                    ": two different positions share this key");
     for (const BookMove& m : e.moves) target.merge_move(m);
   }
@@ -257,7 +257,7 @@ engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) 
   for (uint64_t key : order) {
     BookEntry& e = merged[key];
     if (int(e.moves.size()) > kMaxMovesPerEntry)
-      return engine::Status::error(where(directory_) + "entry " + hex64(key) + ": " +
+      return base::Status::error(where(directory_) + "entry " + hex64(key) + ": " +
                                    std::to_string(e.moves.size()) + " moves (at most " +
                                    std::to_string(kMaxMovesPerEntry) + ")");
     value.clear();
@@ -266,11 +266,11 @@ engine::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) 
   }
   const leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
   if (!s.ok()) return leveldb_error(directory_, s);
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status BookDb::for_each(const std::function<bool(const BookEntry&)>& visit) const {
-  if (!db_) return engine::Status::error("book: for_each on a book that is not open");
+base::Status BookDb::for_each(const std::function<bool(const BookEntry&)>& visit) const {
+  if (!db_) return base::Status::error("book: for_each on a book that is not open");
   leveldb::ReadOptions read_options;
   read_options.verify_checksums = true;
   read_options.fill_cache = false;
@@ -280,41 +280,41 @@ engine::Status BookDb::for_each(const std::function<bool(const BookEntry&)>& vis
     const leveldb::Slice key = it->key();
     if (key.empty() || key[0] != kEntryTag) break;
     if (!parse_entry_key(std::string_view(key.data(), key.size()), entry.key))
-      return engine::Status::error(where(directory_) + "corrupt entry key of " +
+      return base::Status::error(where(directory_) + "corrupt entry key of " +
                                    std::to_string(key.size()) + " bytes");
     const leveldb::Slice value = it->value();
-    engine::Status decoded =
+    base::Status decoded =
         decode_entry_value(std::string_view(value.data(), value.size()), entry);
     if (!decoded)
-      return engine::Status::error(where(directory_) + "entry " + hex64(entry.key) +
+      return base::Status::error(where(directory_) + "entry " + hex64(entry.key) +
                                    ": corrupt value: " + decoded.message());
-    if (!visit(entry)) return engine::Status::ok();
+    if (!visit(entry)) return base::Status::ok();
   }
   if (!it->status().ok()) return leveldb_error(directory_, it->status());
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status BookDb::get_meta(const std::string& name, std::string& value, bool& found) const {
+base::Status BookDb::get_meta(const std::string& name, std::string& value, bool& found) const {
   found = false;
-  if (!db_) return engine::Status::error("book: get_meta on a book that is not open");
+  if (!db_) return base::Status::error("book: get_meta on a book that is not open");
   const leveldb::Status s = db_->Get(leveldb::ReadOptions(), meta_key(name), &value);
-  if (s.IsNotFound()) return engine::Status::ok();
+  if (s.IsNotFound()) return base::Status::ok();
   if (!s.ok()) return leveldb_error(directory_, s);
   found = true;
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status BookDb::put_meta(const std::string& name, const std::string& value) {
-  if (!db_) return engine::Status::error("book: put_meta on a book that is not open");
+base::Status BookDb::put_meta(const std::string& name, const std::string& value) {
+  if (!db_) return base::Status::error("book: put_meta on a book that is not open");
   if (read_only()) return read_only_error(directory_);
   const leveldb::Status s = db_->Put(leveldb::WriteOptions(), meta_key(name), value);
   if (!s.ok()) return leveldb_error(directory_, s);
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms) {
+base::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lock_wait_ms);
-  engine::Status s = db.open(directory, /*create=*/false);
+  base::Status s = db.open(directory, /*create=*/false);
   // Another engine loading the same book holds LevelDB's lock for a moment: wait for it.
   for (int pause_ms = 10; !s && db.locked() && std::chrono::steady_clock::now() < deadline;
        pause_ms = std::min(pause_ms * 2, 200)) {
@@ -324,11 +324,11 @@ engine::Status open_existing_book(BookDb& db, const std::string& directory, int 
   return s;
 }
 
-engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
+base::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
                          int lock_wait_ms) {
   out.clear();
   BookDb db;
-  engine::Status s = open_existing_book(db, directory, lock_wait_ms);
+  base::Status s = open_existing_book(db, directory, lock_wait_ms);
   if (!s) return s;
   return db.for_each([&out](const BookEntry& e) {
     out.push_back(e);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "book/book_entry.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace leveldb {
 class DB;
@@ -31,19 +31,19 @@ class BookDb {
   // format, a corrupt database, locked by another process. An existing book in a directory
   // this process may not write is opened from a private copy (LevelDB writes on every open),
   // deleted at close; writes to it are errors.
-  engine::Status open(const std::string& directory, bool create);
+  base::Status open(const std::string& directory, bool create);
   void close();
 
   // Reads one entry by key; returns false when absent. Corrupt values are errors.
-  engine::Status get(uint64_t key, BookEntry& out, bool& found) const;
+  base::Status get(uint64_t key, BookEntry& out, bool& found) const;
   // Writes entries in one atomic WriteBatch; with combine, each is merged (BookEntry::
   // merge_move) into what is stored under its key, else it replaces it.
-  engine::Status put(const std::vector<BookEntry>& entries, bool combine);
+  base::Status put(const std::vector<BookEntry>& entries, bool combine);
   // Calls visit for every entry in key order; stops early (ok) when visit returns false.
-  engine::Status for_each(const std::function<bool(const BookEntry&)>& visit) const;
+  base::Status for_each(const std::function<bool(const BookEntry&)>& visit) const;
   // Free-form metadata records (provenance, progress of `book think`), outside entry keys.
-  engine::Status get_meta(const std::string& name, std::string& value, bool& found) const;
-  engine::Status put_meta(const std::string& name, const std::string& value);
+  base::Status get_meta(const std::string& name, std::string& value, bool& found) const;
+  base::Status put_meta(const std::string& name, const std::string& value);
 
   const std::string& directory() const { return directory_; }
   // True when the book was opened from a private copy (its directory is not writable).
@@ -60,14 +60,14 @@ class BookDb {
 
 // Opens an existing book (BookDb::open with create=false); while another process holds the
 // book's lock (an engine loading it), retries for up to lock_wait_ms.
-engine::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms);
+base::Status open_existing_book(BookDb& db, const std::string& directory, int lock_wait_ms);
 
 // How long the command-line tools and the engine wait for a book another process holds.
 constexpr int kBookLockWaitMs = 10000;
 
 // Reads a whole book into memory (open, for_each, close). While another process holds the
 // book's lock (an engine loading it too), retries for up to lock_wait_ms.
-engine::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
+base::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
                          int lock_wait_ms = 0);
 
 }  // namespace book

@@ -15,21 +15,21 @@ uint32_t saturating_add(uint32_t a, uint32_t b) {
 
 }  // namespace
 
-PackedPosition PackedPosition::from(const engine::Position& pos) {
+PackedPosition PackedPosition::from(const shogi::Position& pos) {
   PackedPosition packed;
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s) packed.board[s] = uint8_t(pos.piece_on(s));
-  packed.hands[engine::kBlack] = pos.hand(engine::kBlack).raw();
-  packed.hands[engine::kWhite] = pos.hand(engine::kWhite).raw();
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) packed.board[s] = uint8_t(pos.piece_on(s));
+  packed.hands[shogi::kBlack] = pos.hand(shogi::kBlack).raw();
+  packed.hands[shogi::kWhite] = pos.hand(shogi::kWhite).raw();
   packed.side_to_move = uint8_t(pos.side_to_move());
   return packed;
 }
 
-engine::PositionSetup PackedPosition::setup() const {
-  engine::PositionSetup setup;
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s) setup.board[s] = engine::Piece(board[s]);
-  setup.hands[engine::kBlack] = engine::Hand(hands[engine::kBlack]);
-  setup.hands[engine::kWhite] = engine::Hand(hands[engine::kWhite]);
-  setup.side_to_move = engine::Color(side_to_move);
+shogi::PositionSetup PackedPosition::setup() const {
+  shogi::PositionSetup setup;
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) setup.board[s] = shogi::Piece(board[s]);
+  setup.hands[shogi::kBlack] = shogi::Hand(hands[shogi::kBlack]);
+  setup.hands[shogi::kWhite] = shogi::Hand(hands[shogi::kWhite]);
+  setup.side_to_move = shogi::Color(side_to_move);
   setup.game_ply = 1;
   return setup;
 }
@@ -37,7 +37,7 @@ engine::PositionSetup PackedPosition::setup() const {
 void BookEntry::merge_move(const BookMove& m) {
   for (BookMove& existing : moves) {
     if (existing.move != m.move) continue;
-    if (existing.move.piece_after() == engine::kNoPiece) existing.move = m.move;
+    if (existing.move.piece_after() == shogi::kNoPiece) existing.move = m.move;
     existing.count = saturating_add(existing.count, m.count);
     existing.wins = saturating_add(existing.wins, m.wins);
     existing.losses = saturating_add(existing.losses, m.losses);

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace book {
 
@@ -25,7 +25,7 @@ constexpr int16_t kNoBookValue = -32768;  // BookMove::value when no search scor
 // One candidate move of a book position. Counts are from the point of view of the side to
 // move in the position the move belongs to.
 struct BookMove {
-  engine::Move move;             // completed for its position (Position::complete_move)
+  shogi::Move move;             // completed for its position (Position::complete_move)
   uint32_t count = 0;            // weight or frequency (how often it was played/chosen)
   uint32_t wins = 0;             // games the side to move went on to win after this move
   uint32_t losses = 0;           // ... and to lose
@@ -36,19 +36,19 @@ struct BookMove {
   bool has_value() const { return value != kNoBookValue; }
 };
 
-// A position packed for verification and similarity: one byte per square (engine::Piece),
-// the two hands (engine::Hand::raw()), the side to move. 90 bytes, comparable bytewise.
+// A position packed for verification and similarity: one byte per square (shogi::Piece),
+// the two hands (shogi::Hand::raw()), the side to move. 90 bytes, comparable bytewise.
 struct PackedPosition {
-  std::array<uint8_t, engine::kSquareNb> board{};
-  uint32_t hands[engine::kColorNb] = {0, 0};
-  uint8_t side_to_move = engine::kBlack;
+  std::array<uint8_t, shogi::kSquareNb> board{};
+  uint32_t hands[shogi::kColorNb] = {0, 0};
+  uint8_t side_to_move = shogi::kBlack;
 
-  static PackedPosition from(const engine::Position& pos);
-  engine::PositionSetup setup() const;  // game_ply 1
+  static PackedPosition from(const shogi::Position& pos);
+  shogi::PositionSetup setup() const;  // game_ply 1
   bool operator==(const PackedPosition&) const = default;
 };
 
-// One book position: its key (engine::Position::key()), its packed form, its moves (best
+// One book position: its key (shogi::Position::key()), its packed form, its moves (best
 // first when ordered by BookEntry::sort_moves).
 struct BookEntry {
   uint64_t key = 0;

@@ -66,7 +66,7 @@ class Reader {
 bool is_valid_piece(uint8_t p) {
   if (p == 0) return true;
   const int type = p & 15, color = p >> 4;
-  return color <= 1 && type >= engine::kPawn && type <= engine::kDragon;
+  return color <= 1 && type >= shogi::kPawn && type <= shogi::kDragon;
 }
 
 }  // namespace
@@ -109,8 +109,8 @@ bool parse_entry_key(std::string_view key, uint64_t& position_key) {
 void encode_entry_value(const BookEntry& entry, std::string& out) {
   const PackedPosition& p = entry.position;
   out.append(reinterpret_cast<const char*>(p.board.data()), p.board.size());
-  put_fixed32_big_endian(out, p.hands[engine::kBlack]);
-  put_fixed32_big_endian(out, p.hands[engine::kWhite]);
+  put_fixed32_big_endian(out, p.hands[shogi::kBlack]);
+  put_fixed32_big_endian(out, p.hands[shogi::kWhite]);
   out.push_back(char(p.side_to_move));
   put_varint32(out, uint32_t(entry.moves.size()));
   for (const BookMove& m : entry.moves) {
@@ -131,32 +131,32 @@ std::string encode_entry_value(const BookEntry& entry) {
   return out;
 }
 
-engine::Status decode_entry_value(std::string_view value, BookEntry& out) {
+base::Status decode_entry_value(std::string_view value, BookEntry& out) {
   Reader in(value);
   PackedPosition& p = out.position;
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s) {
-    if (!in.byte(p.board[s], "board")) return engine::Status::error(in.error());
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) {
+    if (!in.byte(p.board[s], "board")) return base::Status::error(in.error());
     if (!is_valid_piece(p.board[s])) {
       in.fail("board", "square " + std::to_string(s) + " holds no piece code (" +
                            std::to_string(p.board[s]) + ")");
-      return engine::Status::error(in.error());
+      return base::Status::error(in.error());
     }
   }
   uint8_t side = 0;
-  if (!in.fixed32(p.hands[engine::kBlack], "black hand") ||
-      !in.fixed32(p.hands[engine::kWhite], "white hand") || !in.byte(side, "side to move"))
-    return engine::Status::error(in.error());
+  if (!in.fixed32(p.hands[shogi::kBlack], "black hand") ||
+      !in.fixed32(p.hands[shogi::kWhite], "white hand") || !in.byte(side, "side to move"))
+    return base::Status::error(in.error());
   if (side > 1) {
     in.fail("side to move", "not 0 or 1 (" + std::to_string(side) + ")");
-    return engine::Status::error(in.error());
+    return base::Status::error(in.error());
   }
   p.side_to_move = side;
   uint32_t move_count = 0;
-  if (!in.varint32(move_count, "move count")) return engine::Status::error(in.error());
+  if (!in.varint32(move_count, "move count")) return base::Status::error(in.error());
   if (move_count > uint32_t(kMaxMovesPerEntry)) {
     in.fail("move count", std::to_string(move_count) + " moves (at most " +
                               std::to_string(kMaxMovesPerEntry) + ")");
-    return engine::Status::error(in.error());
+    return base::Status::error(in.error());
   }
   out.moves.clear();
   out.moves.reserve(move_count);
@@ -167,16 +167,16 @@ engine::Status decode_entry_value(std::string_view value, BookEntry& out) {
         !in.varint32(m.wins, "wins") || !in.varint32(m.losses, "losses") ||
         !in.varint32(value_zz, "value") || !in.varint32(depth_zz, "depth") ||
         !in.byte(m.sources, "sources"))
-      return engine::Status::error(in.error());
-    m.move = engine::Move(raw);
+      return base::Status::error(in.error());
+    m.move = shogi::Move(raw);
     const int32_t v = unzigzag(value_zz), d = unzigzag(depth_zz);
     if (!m.move.is_ok() || (raw >> 21) != 0) {
       in.fail("move", "not a move (" + std::to_string(raw) + ")");
-      return engine::Status::error(in.error());
+      return base::Status::error(in.error());
     }
     if (v < -32768 || v > 32767 || d < -32768 || d > 32767) {
       in.fail("value", "out of the 16-bit range");
-      return engine::Status::error(in.error());
+      return base::Status::error(in.error());
     }
     m.value = int16_t(v);
     m.depth = int16_t(d);
@@ -184,9 +184,9 @@ engine::Status decode_entry_value(std::string_view value, BookEntry& out) {
   }
   if (!in.at_end()) {
     in.fail("end of value", std::to_string(value.size() - in.pos()) + " trailing bytes");
-    return engine::Status::error(in.error());
+    return base::Status::error(in.error());
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace book

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "book/book_entry.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -21,20 +21,20 @@ namespace book {
 // Metadata records (free-form provenance and progress):
 //   key   = "M" <name bytes>               e.g. "Msource.gps-tsv", "Mstartpos_key"
 //   value = arbitrary bytes (text by convention).
-//   "Mstartpos_key" holds the hex engine::Position::key() of the start position at creation:
+//   "Mstartpos_key" holds the hex shogi::Position::key() of the start position at creation:
 //   a book whose position keys were computed by a different hashing scheme is refused.
 //
 // Entry records (one per position):
-//   key   = "E" <8 bytes: engine::Position::key(), big-endian>   (9 bytes; key order =
+//   key   = "E" <8 bytes: shogi::Position::key(), big-endian>   (9 bytes; key order =
 //           numeric order of the position keys)
 //   value =
-//     board          81 bytes   engine::Piece per square, square 0..80 (PackedPosition::board)
-//     hand[black]    4 bytes    engine::Hand::raw(), big-endian
+//     board          81 bytes   shogi::Piece per square, square 0..80 (PackedPosition::board)
+//     hand[black]    4 bytes    shogi::Hand::raw(), big-endian
 //     hand[white]    4 bytes    likewise
 //     side_to_move   1 byte     0 black, 1 white
 //     move_count     varint32   at most kMaxMovesPerEntry
 //     move_count times:
-//       move         varint32   engine::Move::raw() (completed move: 21 bits used)
+//       move         varint32   shogi::Move::raw() (completed move: 21 bits used)
 //       count        varint32
 //       wins         varint32
 //       losses       varint32
@@ -70,6 +70,6 @@ void encode_entry_value(const BookEntry& entry, std::string& out);
 std::string encode_entry_value(const BookEntry& entry);
 // Decodes an entry value into out.position and out.moves (out.key is left as it is). Errors
 // say what is wrong and at which byte offset; the caller adds the directory and key.
-engine::Status decode_entry_value(std::string_view value, BookEntry& out);
+base::Status decode_entry_value(std::string_view value, BookEntry& out);
 
 }  // namespace book

@@ -3,7 +3,7 @@
 
 #include <deque>
 
-#include "engine/position.h"
+#include "shogi/position.h"
 
 namespace book {
 
@@ -12,11 +12,11 @@ std::unordered_map<uint64_t, int> book_plies(const std::vector<BookEntry>& entri
   by_key.reserve(entries.size());
   for (const BookEntry& e : entries) by_key.emplace(e.key, &e);
   std::unordered_map<uint64_t, int> plies;
-  const engine::Position start;
+  const shogi::Position start;
   if (!by_key.count(start.key())) return plies;
   plies[start.key()] = 0;
   std::deque<uint64_t> queue{start.key()};
-  engine::Position pos;
+  shogi::Position pos;
   while (!queue.empty()) {
     const uint64_t key = queue.front();
     queue.pop_front();
@@ -24,7 +24,7 @@ std::unordered_map<uint64_t, int> book_plies(const std::vector<BookEntry>& entri
     if (!pos.set(e.position.setup())) continue;
     const int ply = plies[key];
     for (const BookMove& m : e.moves) {
-      const engine::Move move = pos.complete_move(m.move);
+      const shogi::Move move = pos.complete_move(m.move);
       if (!pos.is_pseudo_legal(move) || !pos.is_legal(move)) continue;
       const uint64_t next = pos.key_after(move);
       if (!by_key.count(next) || plies.count(next)) continue;

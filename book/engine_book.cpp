@@ -20,7 +20,7 @@ BookMode to_book_mode(engine::BookMode mode) {
 
 }  // namespace
 
-std::vector<engine::BookSuggestion> EngineBook::suggest(const engine::Position& pos,
+std::vector<engine::BookSuggestion> EngineBook::suggest(const shogi::Position& pos,
                                                         const engine::BookRequest& request) const {
   std::vector<engine::BookSuggestion> out;
   const BookMode mode = to_book_mode(request.mode);
@@ -46,7 +46,7 @@ std::vector<engine::BookSuggestion> EngineBook::suggest(const engine::Position& 
     s.move = c.move;
     s.weight = c.weight;
     s.count = c.count;
-    s.value = c.value == kNoBookValue ? engine::kValueNone : engine::Value(c.value);
+    s.value = c.value == kNoBookValue ? shogi::kValueNone : shogi::Value(c.value);
     total_weight += s.weight;
     out.push_back(s);
   }
@@ -55,14 +55,14 @@ std::vector<engine::BookSuggestion> EngineBook::suggest(const engine::Position& 
   return out;
 }
 
-engine::Status load_engine_book(const std::string& directory,
+base::Status load_engine_book(const std::string& directory,
                                 std::shared_ptr<const engine::BookAdvisor>& out) {
   std::vector<BookEntry> entries;
   // Engines started together (two clients of the demo, a match against itself) load the
   // same book at once; each holds the lock for the fraction of a second a load takes.
-  if (engine::Status st = load_book(directory, entries, kBookLockWaitMs); !st) return st;
+  if (base::Status st = load_book(directory, entries, kBookLockWaitMs); !st) return st;
   out = std::make_shared<EngineBook>(std::move(entries));
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 void install_book_loader(engine::Engine& engine) { engine.set_book_loader(load_engine_book); }

@@ -7,7 +7,7 @@
 #include "book/book.h"
 #include "engine/book_advisor.h"
 #include "engine/engine.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -19,7 +19,7 @@ namespace book {
 class EngineBook : public engine::BookAdvisor {
  public:
   explicit EngineBook(std::vector<BookEntry> entries) : book_(std::move(entries)) {}
-  std::vector<engine::BookSuggestion> suggest(const engine::Position& pos,
+  std::vector<engine::BookSuggestion> suggest(const shogi::Position& pos,
                                               const engine::BookRequest& request) const override;
   const Book& book() const { return book_; }
 
@@ -29,7 +29,7 @@ class EngineBook : public engine::BookAdvisor {
 
 // Loads the book directory into memory and closes it (so that any number of engines share
 // one book). Errors name the directory.
-engine::Status load_engine_book(const std::string& directory,
+base::Status load_engine_book(const std::string& directory,
                                 std::shared_ptr<const engine::BookAdvisor>& out);
 
 // Gives the engine a BookFile loader backed by load_engine_book.

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <unordered_map>
 
-#include "engine/notation.h"
-#include "engine/text_lines.h"
+#include "shogi/notation.h"
+#include "base/text_lines.h"
 
 namespace book {
 
@@ -16,11 +16,11 @@ constexpr int kColumns = 7;
 
 // Splits text into lines (LF or CRLF), calling visit(line, line_number) until it fails.
 template <typename Visit>
-engine::Status for_each_line(std::string_view text, Visit visit) {
-  engine::TextLines lines(text);
+base::Status for_each_line(std::string_view text, Visit visit) {
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);)
-    if (engine::Status s = visit(line, lines.number()); !s) return s;
-  return engine::Status::ok();
+    if (base::Status s = visit(line, lines.number()); !s) return s;
+  return base::Status::ok();
 }
 
 bool split_columns(std::string_view line, std::array<std::string_view, kColumns>& columns) {
@@ -49,9 +49,9 @@ struct Row {
   std::string_view sfen, move;
 };
 
-engine::Status parse_row(std::string_view line, std::string_view name, int line_number, Row& row) {
+base::Status parse_row(std::string_view line, std::string_view name, int line_number, Row& row) {
   auto fail = [&](const std::string& why) {
-    return engine::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
+    return base::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
                                  why);
   };
   std::array<std::string_view, kColumns> c;
@@ -71,48 +71,48 @@ engine::Status parse_row(std::string_view line, std::string_view name, int line_
     if (!parse_number(c[i], *fields[i]))
       return fail("column " + std::to_string(i + 1) + " (" + names[i] + "): not a number: '" +
                   std::string(c[i]) + "'");
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace
 
-engine::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
+base::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
                                    ImportStats& stats) {
   // Pass 1: the win counts of every state that has lines.
   std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> state_wins;
-  engine::Status s = for_each_line(text, [&](std::string_view line, int line_number) {
-    if (line.empty() || line[0] == '#') return engine::Status::ok();
+  base::Status s = for_each_line(text, [&](std::string_view line, int line_number) {
+    if (line.empty() || line[0] == '#') return base::Status::ok();
     Row row;
-    engine::Status parsed = parse_row(line, name, line_number, row);
+    base::Status parsed = parse_row(line, name, line_number, row);
     if (!parsed) return parsed;
     state_wins[row.state] = {row.black_wins, row.white_wins};
-    return engine::Status::ok();
+    return base::Status::ok();
   });
   if (!s) return s;
 
   // Pass 2: positions and moves.
-  engine::Position pos;
+  shogi::Position pos;
   std::string_view current_sfen;
   s = for_each_line(text, [&](std::string_view line, int line_number) {
-    if (line.empty() || line[0] == '#') return engine::Status::ok();
+    if (line.empty() || line[0] == '#') return base::Status::ok();
     auto fail = [&](const std::string& why) {
-      return engine::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
+      return base::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
                                    why);
     };
     Row row;
-    engine::Status parsed = parse_row(line, name, line_number, row);
+    base::Status parsed = parse_row(line, name, line_number, row);
     if (!parsed) return parsed;
     if (row.sfen != current_sfen) {
-      engine::Status set = pos.set_sfen(row.sfen);
+      base::Status set = pos.set_sfen(row.sfen);
       if (!set) return fail(set.message());
       current_sfen = row.sfen;
     }
     BookMove m;
-    engine::Status parsed_move = engine::parse_usi_move(pos, row.move, m.move);
+    base::Status parsed_move = shogi::parse_usi_move(pos, row.move, m.move);
     if (!parsed_move) return fail(parsed_move.message());
     m.count = row.weight;
     if (auto it = state_wins.find(row.next_state); it != state_wins.end()) {
-      const bool black = pos.side_to_move() == engine::kBlack;
+      const bool black = pos.side_to_move() == shogi::kBlack;
       m.wins = black ? it->second.first : it->second.second;
       m.losses = black ? it->second.second : it->second.first;
     }
@@ -122,14 +122,14 @@ engine::Status import_gps_tsv_text(std::string_view text, std::string_view name,
       ++stats.collisions;
       stats.warn(fail("key collision with another position; move dropped").message());
     }
-    return engine::Status::ok();
+    return base::Status::ok();
   });
   return s;
 }
 
-engine::Status import_gps_tsv(const std::string& path, BookBuilder& out, ImportStats& stats) {
+base::Status import_gps_tsv(const std::string& path, BookBuilder& out, ImportStats& stats) {
   std::string text;
-  engine::Status s = read_whole_file(path, text);
+  base::Status s = read_whole_file(path, text);
   if (!s) return s;
   ++stats.files;
   return import_gps_tsv_text(text, path, out, stats);

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "book/book_builder.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -22,9 +22,9 @@ namespace book {
 // Each line becomes a BookMove: count = weight; wins/losses = the win counts of the next
 // state seen from the side to move (0/0 when the next state is a leaf); sources kSourceGpsTsv.
 // Every move is checked to be legal. Errors read "NAME:LINE: message".
-engine::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
+base::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
                                    ImportStats& stats);
 // Reads the file at path (the errors name it) and imports it.
-engine::Status import_gps_tsv(const std::string& path, BookBuilder& out, ImportStats& stats);
+base::Status import_gps_tsv(const std::string& path, BookBuilder& out, ImportStats& stats);
 
 }  // namespace book

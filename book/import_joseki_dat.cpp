@@ -1,7 +1,7 @@
 // ImportJosekiDat: GPS Shogi's joseki.dat (OSL WeightedBook) into a BookBuilder.
 #include "book/import_joseki_dat.h"
 
-#include "engine/movegen.h"
+#include "shogi/movegen.h"
 
 namespace book {
 
@@ -17,8 +17,9 @@ int32_t read_int(std::string_view data, size_t offset) {
 }
 
 // OSL ptype (2..15) to ours; kNoPieceType for anything else.
-engine::PieceType from_osl_ptype(int ptype) {
-  using namespace engine;
+shogi::PieceType from_osl_ptype(int ptype) {
+  using namespace base;
+  using namespace shogi;
   static constexpr PieceType kTable[16] = {
       kNoPieceType, kNoPieceType, kProPawn, kProLance, kProKnight, kProSilver, kHorse,  kDragon,
       kKing,        kGold,        kPawn,    kLance,    kKnight,    kSilver,    kBishop, kRook};
@@ -26,19 +27,20 @@ engine::PieceType from_osl_ptype(int ptype) {
 }
 
 // OSL square bits (file << 4 | rank, 1-based) to ours; kSquareNone for 0 (the stand).
-bool from_osl_square(int bits, engine::Square& out) {
+bool from_osl_square(int bits, shogi::Square& out) {
   const int file = (bits >> 4) & 15, rank = bits & 15;
   if (file == 0 && rank == 0) {
-    out = engine::kSquareNone;
+    out = shogi::kSquareNone;
     return true;
   }
   if (file < 1 || file > 9 || rank < 1 || rank > 9) return false;
-  out = engine::make_square(file - 1, rank - 1);
+  out = shogi::make_square(file - 1, rank - 1);
   return true;
 }
 
-engine::Status read_board(std::string_view board, engine::PositionSetup& setup, std::string& why) {
-  using namespace engine;
+base::Status read_board(std::string_view board, shogi::PositionSetup& setup, std::string& why) {
+  using namespace base;
+  using namespace shogi;
   setup = PositionSetup();
   for (int i = 0; i < kBoardPieces; ++i) {
     const int32_t piece = read_int(board, size_t(i) * 4);
@@ -73,8 +75,9 @@ engine::Status read_board(std::string_view board, engine::PositionSetup& setup, 
 }
 
 // The legal move of pos that OMove `value` describes; kMoveNone if none.
-engine::Move find_move(const engine::Position& pos, int32_t value) {
-  using namespace engine;
+shogi::Move find_move(const shogi::Position& pos, int32_t value) {
+  using namespace base;
+  using namespace shogi;
   Square from, to;
   if (!from_osl_square(value & 0xff, from) || !from_osl_square((value >> 8) & 0xff, to) ||
       to == kSquareNone)
@@ -99,15 +102,15 @@ engine::Move find_move(const engine::Position& pos, int32_t value) {
 
 }  // namespace
 
-engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
+base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
                                        BookBuilder& out, ImportStats& stats) {
   const std::string file(name);
   if (data.size() < kHeaderSize)
-    return engine::Status::error(file + ": byte 0: shorter than the 16-byte header");
+    return base::Status::error(file + ": byte 0: shorter than the 16-byte header");
   const int32_t version = read_int(data, 0), n_states = read_int(data, 4),
                 n_moves = read_int(data, 8), start = read_int(data, 12);
   if (n_states < 0 || n_moves < 0 || start < 0 || (n_states > 0 && start >= n_states))
-    return engine::Status::error(file + ": byte 0: bad header (version " + std::to_string(version) +
+    return base::Status::error(file + ": byte 0: bad header (version " + std::to_string(version) +
                                  ", states " + std::to_string(n_states) + ", moves " +
                                  std::to_string(n_moves) + ", start " + std::to_string(start) +
                                  ")");
@@ -115,27 +118,27 @@ engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view n
                boards_at = moves_at + size_t(n_moves) * kMoveSize,
                expected = boards_at + size_t(n_states) * kBoardSize;
   if (data.size() != expected)
-    return engine::Status::error(file + ": " + std::to_string(data.size()) + " bytes, but " +
+    return base::Status::error(file + ": " + std::to_string(data.size()) + " bytes, but " +
                                  std::to_string(n_states) + " states and " +
                                  std::to_string(n_moves) + " moves need " +
                                  std::to_string(expected) + " (not a joseki.dat?)");
   auto state_int = [&](int32_t state, int field) {
     return read_int(data, states_at + size_t(state) * kStateSize + size_t(field) * 4);
   };
-  engine::Position pos;
+  shogi::Position pos;
   for (int32_t state = 0; state < n_states; ++state) {
     const int32_t first = state_int(state, 0), count = state_int(state, 1);
     auto fail = [&](const std::string& why) {
-      return engine::Status::error(file + ": state " + std::to_string(state) + ": " + why);
+      return base::Status::error(file + ": state " + std::to_string(state) + ": " + why);
     };
     if (count == 0) continue;
     if (first < 0 || count < 0 || int64_t(first) + count > n_moves)
       return fail("moves " + std::to_string(first) + "+" + std::to_string(count) + " out of range");
-    engine::PositionSetup setup;
+    shogi::PositionSetup setup;
     std::string why;
     if (!read_board(data.substr(boards_at + size_t(state) * kBoardSize, kBoardSize), setup, why))
       return fail("board: " + why);
-    engine::Status set = pos.set(setup);
+    base::Status set = pos.set(setup);
     if (!set) return fail("board: " + set.message());
     for (int32_t i = first; i < first + count; ++i) {
       const size_t at = moves_at + size_t(i) * kMoveSize;
@@ -143,7 +146,7 @@ engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view n
                     weight = read_int(data, at + 8);
       BookMove m;
       m.move = find_move(pos, omove);
-      if (m.move == engine::kMoveNone)
+      if (m.move == shogi::kMoveNone)
         return fail("move " + std::to_string(i) + " (OMove " + std::to_string(omove) +
                     ") is not legal in " + pos.sfen(false));
       if (next < 0 || next >= n_states)
@@ -151,7 +154,7 @@ engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view n
                     " out of range");
       m.count = weight < 0 ? 0 : uint32_t(weight);
       const int32_t black_wins = state_int(next, 2), white_wins = state_int(next, 3);
-      const bool black = pos.side_to_move() == engine::kBlack;
+      const bool black = pos.side_to_move() == shogi::kBlack;
       m.wins = uint32_t(std::max(0, black ? black_wins : white_wins));
       m.losses = uint32_t(std::max(0, black ? white_wins : black_wins));
       m.sources = kSourceJosekiDat;
@@ -162,12 +165,12 @@ engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view n
       }
     }
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status import_joseki_dat(const std::string& path, BookBuilder& out, ImportStats& stats) {
+base::Status import_joseki_dat(const std::string& path, BookBuilder& out, ImportStats& stats) {
   std::string data;
-  engine::Status s = read_whole_file(path, data);
+  base::Status s = read_whole_file(path, data);
   if (!s) return s;
   ++stats.files;
   return import_joseki_dat_bytes(data, path, out, stats);

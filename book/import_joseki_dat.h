@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "book/book_builder.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -29,8 +29,8 @@ namespace book {
 // The same conventions as import_gps_tsv (whose TSV is a dump of this file), except that
 // moves into leaf states get their win counts here. Every move is checked to be legal.
 // Errors read "NAME: state S: message" or "NAME: byte B: message".
-engine::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
+base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
                                        BookBuilder& out, ImportStats& stats);
-engine::Status import_joseki_dat(const std::string& path, BookBuilder& out, ImportStats& stats);
+base::Status import_joseki_dat(const std::string& path, BookBuilder& out, ImportStats& stats);
 
 }  // namespace book

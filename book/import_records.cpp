@@ -3,14 +3,14 @@
 
 #include <algorithm>
 
-#include "engine/csa_files.h"
+#include "shogi/csa_files.h"
 
 namespace book {
 
-bool record_winner(const engine::CsaRecord& record, engine::Color& winner) {
-  using engine::CsaSpecialMove;
+bool record_winner(const shogi::CsaRecord& record, shogi::Color& winner) {
+  using shogi::CsaSpecialMove;
   // The side to move when the game ended (before a rejected last move, which that side made).
-  const engine::Color to_move =
+  const shogi::Color to_move =
       record.moves.size() % 2 == 0 ? record.initial.side_to_move : ~record.initial.side_to_move;
   switch (record.result) {
     case CsaSpecialMove::kToryo:
@@ -24,35 +24,35 @@ bool record_winner(const engine::CsaRecord& record, engine::Color& winner) {
       winner = to_move;
       return true;
     case CsaSpecialMove::kBlackIllegalAction:
-      winner = engine::kWhite;
+      winner = shogi::kWhite;
       return true;
     case CsaSpecialMove::kWhiteIllegalAction:
-      winner = engine::kBlack;
+      winner = shogi::kBlack;
       return true;
     default:
       return false;
   }
 }
 
-void import_csa_record(const engine::CsaRecord& record, const RecordFilter& filter,
+void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter,
                        BookBuilder& out, ImportStats& stats) {
-  engine::Color winner = engine::kBlack;
+  shogi::Color winner = shogi::kBlack;
   const bool decisive = record_winner(record, winner);
   if (filter.result != RecordResultFilter::kAll && !decisive) {
     ++stats.skipped;
     return;
   }
-  bool keep_side[engine::kColorNb] = {true, true};
+  bool keep_side[shogi::kColorNb] = {true, true};
   if (!filter.player.empty()) {
-    keep_side[engine::kBlack] = record.black_name.find(filter.player) != std::string::npos;
-    keep_side[engine::kWhite] = record.white_name.find(filter.player) != std::string::npos;
+    keep_side[shogi::kBlack] = record.black_name.find(filter.player) != std::string::npos;
+    keep_side[shogi::kWhite] = record.white_name.find(filter.player) != std::string::npos;
   }
   if (filter.result == RecordResultFilter::kWinner) keep_side[~winner] = false;
-  if (!keep_side[engine::kBlack] && !keep_side[engine::kWhite]) {
+  if (!keep_side[shogi::kBlack] && !keep_side[shogi::kWhite]) {
     ++stats.skipped;
     return;
   }
-  engine::Position pos;
+  shogi::Position pos;
   if (!pos.set(record.initial)) {
     ++stats.skipped;
     return;
@@ -61,8 +61,8 @@ void import_csa_record(const engine::CsaRecord& record, const RecordFilter& filt
   const size_t plies = filter.max_ply > 0 ? std::min(record.moves.size(), size_t(filter.max_ply))
                                           : record.moves.size();
   for (size_t i = 0; i < plies; ++i) {
-    const engine::Move move = record.moves[i].move;
-    const engine::Color mover = pos.side_to_move();
+    const shogi::Move move = record.moves[i].move;
+    const shogi::Color mover = pos.side_to_move();
     if (keep_side[mover]) {
       BookMove m;
       m.move = move;
@@ -81,15 +81,15 @@ void import_csa_record(const engine::CsaRecord& record, const RecordFilter& filt
   }
 }
 
-engine::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
+base::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
                                   BookBuilder& out, ImportStats& stats) {
   std::vector<std::string> files;
   for (const std::string& path : paths)
-    if (engine::Status s = engine::list_csa_files(path, files); !s) return s;
+    if (base::Status s = shogi::list_csa_files(path, files); !s) return s;
   std::sort(files.begin(), files.end());
   for (const std::string& file : files) {
-    engine::CsaRecord record;
-    engine::Status s = engine::load_csa_record_file(file, record);
+    shogi::CsaRecord record;
+    base::Status s = shogi::load_csa_record_file(file, record);
     ++stats.files;
     if (!s) {
       ++stats.skipped;
@@ -98,7 +98,7 @@ engine::Status import_csa_records(const std::vector<std::string>& paths, const R
     }
     import_csa_record(record, filter, out, stats);
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace book

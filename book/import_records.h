@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "book/book_builder.h"
-#include "engine/csa_record.h"
-#include "engine/status.h"
+#include "shogi/csa_record.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -32,18 +32,18 @@ struct RecordFilter {
 // final special move: %TORYO, %TIME_UP, %ILLEGAL_MOVE, %TSUMI: the side to move after the
 // last move loses; %KACHI, %OUTE_SENNICHITE: it wins; %+ILLEGAL_ACTION / %-ILLEGAL_ACTION:
 // Black / White loses. Draws: %SENNICHITE, %JISHOGI, %HIKIWAKE, %MAX_MOVES.
-bool record_winner(const engine::CsaRecord& record, engine::Color& winner);
+bool record_winner(const shogi::CsaRecord& record, shogi::Color& winner);
 
 // Adds the moves of one record that pass the filter: each a BookMove with count 1, wins 1 if
 // the mover won the game, losses 1 if the mover lost, sources kSourceRecords. A record whose
 // game the filter excludes counts in stats.skipped.
-void import_csa_record(const engine::CsaRecord& record, const RecordFilter& filter,
+void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter,
                        BookBuilder& out, ImportStats& stats);
 
 // Reads every ".csa" file under the paths (files, or directories searched recursively, in
 // name order). A file that cannot be read or replayed is skipped with a warning in stats; a
 // path that does not exist is an error naming it.
-engine::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
+base::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
                                   BookBuilder& out, ImportStats& stats);
 
 }  // namespace book

@@ -13,17 +13,17 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "engine/hand.h"
+#include "shogi/hand.h"
 
 namespace book {
 
-using engine::Color;
-using engine::Square;
+using shogi::Color;
+using shogi::Square;
 
 namespace {
 
-int hand_total(const uint32_t hands[engine::kColorNb]) {
-  return engine::Hand(hands[0]).total() + engine::Hand(hands[1]).total();
+int hand_total(const uint32_t hands[shogi::kColorNb]) {
+  return shogi::Hand(hands[0]).total() + shogi::Hand(hands[1]).total();
 }
 
 // The attacker counts as the filter sees them: the enemy's only by whether they are zero.
@@ -65,7 +65,7 @@ void PositionIndex::build(const std::vector<BookEntry>& entries,
     k.total = hand_total(p.hands);
     k.entry = i;
     for (size_t m = 0; m < entries[i].moves.size(); ++m) {
-      const engine::Move move = entries[i].moves[m].move;
+      const shogi::Move move = entries[i].moves[m].move;
       if (!move.is_ok()) continue;
       k.move = move.key16();
       k.move_index = move_begin[i] + uint32_t(m);
@@ -179,13 +179,13 @@ void PositionIndex::build(const std::vector<BookEntry>& entries,
 // The state of one search: the query, the results so far and the current bound.
 class PositionIndex::Search {
  public:
-  Search(const PositionIndex& index, const engine::Position& pos, int k, int max_distance,
+  Search(const PositionIndex& index, const shogi::Position& pos, int k, int max_distance,
          IndexSearchStats* stats)
       : index_(index), query_(board_row(pos)), query_summary_(board_summary(query_)), k_(k),
         bound_(max_distance), stats_(stats),
         per_distance_(size_t(std::max(max_distance, 0)) + 1, 0) {
-    hands_[0] = pos.hand(engine::kBlack).raw();
-    hands_[1] = pos.hand(engine::kWhite).raw();
+    hands_[0] = pos.hand(shogi::kBlack).raw();
+    hands_[1] = pos.hand(shogi::kWhite).raw();
     side_ = pos.side_to_move();
     total_ = hand_total(hands_);
   }
@@ -290,7 +290,7 @@ class PositionIndex::Search {
   const PositionIndex& index_;
   const BoardRow query_;
   const BoardSummary query_summary_;
-  uint32_t hands_[engine::kColorNb];
+  uint32_t hands_[shogi::kColorNb];
   Color side_;
   int total_ = 0;
   int k_;
@@ -301,17 +301,17 @@ class PositionIndex::Search {
   std::unordered_set<uint32_t> seen_;
 };
 
-std::vector<Neighbour> PositionIndex::nearest(const engine::Position& pos,
+std::vector<Neighbour> PositionIndex::nearest(const shogi::Position& pos,
                                               const std::vector<QueryMove>& moves, int k,
                                               int max_distance, IndexSearchStats* stats) const {
   return Search(*this, pos, k, max_distance, stats).run(moves);
 }
 
-std::vector<Neighbour> PositionIndex::nearest_by_scan(const engine::Position& pos,
+std::vector<Neighbour> PositionIndex::nearest_by_scan(const shogi::Position& pos,
                                                       const std::vector<QueryMove>& moves,
                                                       int k, int max_distance) const {
   const BoardRow query = board_row(pos);
-  const uint32_t hands[2] = {pos.hand(engine::kBlack).raw(), pos.hand(engine::kWhite).raw()};
+  const uint32_t hands[2] = {pos.hand(shogi::kBlack).raw(), pos.hand(shogi::kWhite).raw()};
   std::vector<Neighbour> all;
   std::unordered_set<uint32_t> seen;
   for (uint32_t r = 0; r < rows_.size(); ++r) {

@@ -7,7 +7,7 @@
 
 #include "book/book_entry.h"
 #include "book/similarity.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 
 namespace book {
 
@@ -20,7 +20,7 @@ struct Neighbour {
 
 // A legal move of the query position with its attacker counts there.
 struct QueryMove {
-  engine::Move move;
+  shogi::Move move;
   MoveAttackers attackers;
 };
 
@@ -60,7 +60,7 @@ class PositionIndex {
              const std::vector<MoveAttackers>& move_attackers);
 
   // True when some book position of this side to move has this move (by its 16-bit key).
-  bool has_move(engine::Color side, engine::Move m) const {
+  bool has_move(shogi::Color side, shogi::Move m) const {
     return move_slot_[side][m.key16()] != 0;
   }
 
@@ -69,10 +69,10 @@ class PositionIndex {
   // their attacker counts; moves absent from the book may be left out): the k nearest and
   // every position tied with the k-th, ordered by difference then entry index.
   // REQUIRES: k >= 1.
-  std::vector<Neighbour> nearest(const engine::Position& pos, const std::vector<QueryMove>& moves,
+  std::vector<Neighbour> nearest(const shogi::Position& pos, const std::vector<QueryMove>& moves,
                                  int k, int max_distance, IndexSearchStats* stats = nullptr) const;
   // The same answer by comparing every row (the reference the tests use).
-  std::vector<Neighbour> nearest_by_scan(const engine::Position& pos,
+  std::vector<Neighbour> nearest_by_scan(const shogi::Position& pos,
                                          const std::vector<QueryMove>& moves, int k,
                                          int max_distance) const;
 
@@ -101,7 +101,7 @@ class PositionIndex {
   class Search;
 
   // move_slot_[side][key16]: index into moves_ + 1, 0 when the book has no such move.
-  std::vector<uint32_t> move_slot_[engine::kColorNb];
+  std::vector<uint32_t> move_slot_[shogi::kColorNb];
   std::vector<MoveRows> moves_;
   std::vector<Group> groups_;
   std::vector<BoardRow> rows_;
@@ -115,7 +115,7 @@ class PositionIndex {
   // Per row: side and move (for the scan), hands and their total.
   std::vector<uint8_t> row_side_;
   std::vector<uint16_t> row_move_;
-  std::vector<uint32_t> row_hands_[engine::kColorNb];
+  std::vector<uint32_t> row_hands_[shogi::kColorNb];
 };
 
 }  // namespace book

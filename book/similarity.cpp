@@ -8,23 +8,23 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engine/hand.h"
+#include "shogi/hand.h"
 
 namespace book {
 
-using engine::Color;
-using engine::Move;
-using engine::Square;
+using shogi::Color;
+using shogi::Move;
+using shogi::Square;
 
-BoardRow board_row(const engine::Position& pos) {
+BoardRow board_row(const shogi::Position& pos) {
   BoardRow row;
-  for (Square s = 0; s < engine::kSquareNb; ++s) row.squares[s] = uint8_t(pos.piece_on(s));
+  for (Square s = 0; s < shogi::kSquareNb; ++s) row.squares[s] = uint8_t(pos.piece_on(s));
   return row;
 }
 
 BoardRow board_row(const PackedPosition& packed) {
   BoardRow row;
-  std::memcpy(row.squares, packed.board.data(), engine::kSquareNb);
+  std::memcpy(row.squares, packed.board.data(), shogi::kSquareNb);
   return row;
 }
 
@@ -65,13 +65,13 @@ SquareSet differing_squares(const uint8_t* a, const uint8_t* b) {
   return set;
 }
 
-int hand_difference(const uint32_t a[engine::kColorNb], const uint32_t b[engine::kColorNb]) {
+int hand_difference(const uint32_t a[shogi::kColorNb], const uint32_t b[shogi::kColorNb]) {
   int n = 0;
-  for (int c = 0; c < engine::kColorNb; ++c) {
+  for (int c = 0; c < shogi::kColorNb; ++c) {
     if (a[c] == b[c]) continue;
-    const engine::Hand x(a[c]), y(b[c]);
-    for (int t = engine::kPawn; t <= engine::kGold; ++t)
-      n += std::abs(x.count(engine::PieceType(t)) - y.count(engine::PieceType(t)));
+    const shogi::Hand x(a[c]), y(b[c]);
+    for (int t = shogi::kPawn; t <= shogi::kGold; ++t)
+      n += std::abs(x.count(shogi::PieceType(t)) - y.count(shogi::PieceType(t)));
   }
   return n;
 }
@@ -81,18 +81,18 @@ int simple_difference(const PackedPosition& a, const PackedPosition& b) {
   return board_difference(x.squares, y.squares) + hand_difference(a.hands, b.hands);
 }
 
-Move translate_move(const engine::Position& pos, Move book_move) {
+Move translate_move(const shogi::Position& pos, Move book_move) {
   const Move m = pos.complete_move(Move(book_move.key16()));
-  if (!pos.is_pseudo_legal(m) || !pos.is_legal(m)) return engine::kMoveNone;
+  if (!pos.is_pseudo_legal(m) || !pos.is_legal(m)) return shogi::kMoveNone;
   return m;
 }
 
-MoveAttackers count_move_attackers(const engine::Position& pos, Move m) {
+MoveAttackers count_move_attackers(const shogi::Position& pos, Move m) {
   const Color us = pos.side_to_move();
   MoveAttackers a;
   a.own_to = uint8_t(pos.attackers_to(us, m.to()).count());
   a.enemy_to = uint8_t(pos.attackers_to(~us, m.to()).count());
-  if (!m.is_drop() && m.from() < engine::kSquareNb) {
+  if (!m.is_drop() && m.from() < shogi::kSquareNb) {
     a.own_from = uint8_t(pos.attackers_to(us, m.from()).count());
     a.enemy_from = uint8_t(pos.attackers_to(~us, m.from()).count());
   }
@@ -107,13 +107,13 @@ void SquareTouches::add_move(Move m, double vote) {
 WeightTable WeightTable::from_touches(const SquareTouches& touches, double alpha) {
   WeightTable table;
   const double most = *std::max_element(touches.count.begin(), touches.count.end());
-  for (Square s = 0; s < engine::kSquareNb; ++s)
+  for (Square s = 0; s < shogi::kSquareNb; ++s)
     table.weight[s] = most > 0 ? 1.0 + alpha * touches.count[s] / most : 1.0;
   return table;
 }
 
-double weighted_difference(const uint8_t* a_row, const uint32_t a_hands[engine::kColorNb],
-                           const uint8_t* b_row, const uint32_t b_hands[engine::kColorNb],
+double weighted_difference(const uint8_t* a_row, const uint32_t a_hands[shogi::kColorNb],
+                           const uint8_t* b_row, const uint32_t b_hands[shogi::kColorNb],
                            const WeightTable& table) {
   const SquareSet differ = differing_squares(a_row, b_row);
   double sum = hand_difference(a_hands, b_hands);

@@ -8,26 +8,26 @@
 #include <cstdint>
 
 #include "book/book_entry.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace book {
 
-// A board as compared by the similarity measures: one byte per square (engine::Piece),
+// A board as compared by the similarity measures: one byte per square (shogi::Piece),
 // padded with zeros to six 16-byte lanes so that SSE2 compares whole lanes.
 constexpr int kBoardRowBytes = 96;
 struct alignas(16) BoardRow {
   uint8_t squares[kBoardRowBytes] = {};
 };
 
-BoardRow board_row(const engine::Position& pos);
+BoardRow board_row(const shogi::Position& pos);
 BoardRow board_row(const PackedPosition& packed);
 
 // The squares whose content differs, as a bit set (bit s of word s / 64).
 struct SquareSet {
   uint64_t words[2] = {0, 0};
   int count() const;
-  bool test(engine::Square s) const { return (words[s >> 6] >> (s & 63)) & 1; }
+  bool test(shogi::Square s) const { return (words[s >> 6] >> (s & 63)) & 1; }
 };
 
 // The number of squares whose content differs (SSE2, baseline x86-64).
@@ -85,7 +85,7 @@ inline int block_difference(const BoardSummary& a, const BoardSummary& b) {
 SquareSet differing_squares(const uint8_t* a, const uint8_t* b);
 
 // Sum over both sides and the seven kinds of |count difference| (hands as Hand::raw()).
-int hand_difference(const uint32_t a[engine::kColorNb], const uint32_t b[engine::kColorNb]);
+int hand_difference(const uint32_t a[shogi::kColorNb], const uint32_t b[shogi::kColorNb]);
 
 // The simple difference (単純な差分): the number of squares whose content differs plus the
 // hand difference. It is a metric (Hamming distance plus L1 distance).
@@ -96,7 +96,7 @@ int simple_difference(const PackedPosition& a, const PackedPosition& b);
 
 // A book move as the query position reads it: the same from/to/promotion or drop, completed
 // for `pos`; kMoveNone when it is not legal there.
-engine::Move translate_move(const engine::Position& pos, engine::Move book_move);
+shogi::Move translate_move(const shogi::Position& pos, shogi::Move book_move);
 
 // The attackers (both colours, Position::attackers_to) on a move's destination and, for a
 // board move, its origin, counted in the position the move is played from. "Own" is the
@@ -104,7 +104,7 @@ engine::Move translate_move(const engine::Position& pos, engine::Move book_move)
 struct MoveAttackers {
   uint8_t own_to = 0, enemy_to = 0, own_from = 0, enemy_from = 0;
 };
-MoveAttackers count_move_attackers(const engine::Position& pos, engine::Move m);
+MoveAttackers count_move_attackers(const shogi::Position& pos, shogi::Move m);
 
 // The attacker-count filter (効きの数). A difference is relevant, and the book position is
 // "another position" for this move, when on the destination, or on the origin of a board
@@ -131,22 +131,22 @@ inline bool attackers_compatible(const MoveAttackers& book, const MoveAttackers&
 // near position its share of that position's counts (see Book), so that every position
 // has one vote at most and its popular moves dominate.
 struct SquareTouches {
-  std::array<double, engine::kSquareNb> count{};
-  void add_move(engine::Move m, double vote);
+  std::array<double, shogi::kSquareNb> count{};
+  void add_move(shogi::Move m, double vote);
 };
 
 // w[s] = 1 + alpha * touches[s] / max_s touches[s] (all 1 when nothing was touched). Every
 // weight is at least 1, so the weighted difference is never below the simple one's board
 // part, which the index relies on.
 struct WeightTable {
-  std::array<double, engine::kSquareNb> weight{};
+  std::array<double, shogi::kSquareNb> weight{};
   static WeightTable from_touches(const SquareTouches& touches, double alpha);
 };
 
 // The relation-number difference: the sum of the weights of the differing squares plus the
 // hand difference (each piece of hand difference weighs 1).
-double weighted_difference(const uint8_t* a_row, const uint32_t a_hands[engine::kColorNb],
-                           const uint8_t* b_row, const uint32_t b_hands[engine::kColorNb],
+double weighted_difference(const uint8_t* a_row, const uint32_t a_hands[shogi::kColorNb],
+                           const uint8_t* b_row, const uint32_t b_hands[shogi::kColorNb],
                            const WeightTable& table);
 
 }  // namespace book

@@ -6,15 +6,15 @@
 #include <unordered_map>
 
 #include "book/book_plies.h"
-#include "engine/notation.h"
-#include "engine/text_lines.h"
-#include "engine/words.h"
+#include "shogi/notation.h"
+#include "base/text_lines.h"
+#include "base/words.h"
 
 namespace book {
 
 namespace {
 
-using engine::split_words;
+using base::split_words;
 
 constexpr const char* kHeader = "#YANEURAOU-DB2016 1.00";
 
@@ -28,17 +28,17 @@ int16_t clamp16(int64_t v) { return int16_t(std::clamp<int64_t>(v, -32767, 32767
 
 }  // namespace
 
-engine::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
+base::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
                                           BookBuilder& out, ImportStats& stats) {
-  engine::Position pos;
+  shogi::Position pos;
   enum class Block { kNone, kValid, kSkipped } block = Block::kNone;
-  engine::TextLines lines(text);
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     const int line_number = lines.number();
     auto where = [&]() { return std::string(name) + ":" + std::to_string(line_number) + ": "; };
     if (line.empty() || line[0] == '#' || line.substr(0, 2) == "//") continue;
     if (line.substr(0, 5) == "sfen ") {
-      engine::Status set = pos.set_sfen(line.substr(5));
+      base::Status set = pos.set_sfen(line.substr(5));
       if (set) {
         block = Block::kValid;
       } else {
@@ -51,20 +51,20 @@ engine::Status import_yaneuraou_book_text(std::string_view text, std::string_vie
     const std::vector<std::string_view> t = split_words(line);
     if (t.empty()) continue;
     if (block == Block::kNone)
-      return engine::Status::error(where() + "a move line before any 'sfen' line");
+      return base::Status::error(where() + "a move line before any 'sfen' line");
     if (t.size() < 3 || t.size() > 5)
-      return engine::Status::error(where() + "expected '<move> <ponder> <value> <depth> <count>'");
+      return base::Status::error(where() + "expected '<move> <ponder> <value> <depth> <count>'");
     int64_t value = 0, depth = 0;
     uint64_t count = 1;
     if (!parse_int(t[2], value))
-      return engine::Status::error(where() + "value '" + std::string(t[2]) + "' is not a number");
+      return base::Status::error(where() + "value '" + std::string(t[2]) + "' is not a number");
     if (t.size() >= 4 && !parse_int(t[3], depth))
-      return engine::Status::error(where() + "depth '" + std::string(t[3]) + "' is not a number");
+      return base::Status::error(where() + "depth '" + std::string(t[3]) + "' is not a number");
     if (t.size() >= 5 && !parse_int(t[4], count))
-      return engine::Status::error(where() + "count '" + std::string(t[4]) + "' is not a number");
+      return base::Status::error(where() + "count '" + std::string(t[4]) + "' is not a number");
     if (block == Block::kSkipped) continue;
     BookMove m;
-    engine::Status parsed = engine::parse_usi_move(pos, t[0], m.move);
+    base::Status parsed = shogi::parse_usi_move(pos, t[0], m.move);
     if (!parsed) {
       ++stats.skipped;
       stats.warn(where() + parsed.message() + " (move skipped)");
@@ -82,19 +82,19 @@ engine::Status import_yaneuraou_book_text(std::string_view text, std::string_vie
       stats.warn(where() + "key collision with another position; move dropped");
     }
   }
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
-engine::Status import_yaneuraou_book(const std::string& path, BookBuilder& out,
+base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out,
                                      ImportStats& stats) {
   std::string text;
-  engine::Status s = read_whole_file(path, text);
+  base::Status s = read_whole_file(path, text);
   if (!s) return s;
   ++stats.files;
   return import_yaneuraou_book_text(text, path, out, stats);
 }
 
-engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
+base::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
                                     size_t* positions) {
   const std::unordered_map<uint64_t, int> plies = book_plies(entries);
   std::unordered_map<uint64_t, size_t> index_of;
@@ -107,12 +107,12 @@ engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::
   };
   std::vector<Item> items;
   items.reserve(entries.size());
-  engine::Position pos;
+  shogi::Position pos;
   for (const BookEntry& e : entries) {
     if (e.moves.empty()) continue;
-    engine::Status set = pos.set(e.position.setup());
+    base::Status set = pos.set(e.position.setup());
     if (!set)
-      return engine::Status::error("book entry " + std::to_string(e.key) + ": " + set.message());
+      return base::Status::error("book entry " + std::to_string(e.key) + ": " + set.message());
     items.push_back({pos.sfen(false), e});
     items.back().entry.sort_moves();
   }
@@ -120,7 +120,7 @@ engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::
             [](const Item& a, const Item& b) { return a.sfen < b.sfen; });
 
   // The best move of each position, for ponder moves.
-  std::unordered_map<uint64_t, engine::Move> best;
+  std::unordered_map<uint64_t, shogi::Move> best;
   best.reserve(items.size());
   for (const Item& item : items) best.emplace(item.entry.key, item.entry.moves.front().move);
 
@@ -136,13 +136,13 @@ engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::
     text += '\n';
     pos.set(item.entry.position.setup());
     for (const BookMove& m : item.entry.moves) {
-      const engine::Move move = pos.complete_move(m.move);
+      const shogi::Move move = pos.complete_move(m.move);
       std::string ponder = "none";
       if (pos.is_pseudo_legal(move) && pos.is_legal(move)) {
         const auto next = best.find(pos.key_after(move));
-        if (next != best.end()) ponder = engine::format_usi_move(next->second);
+        if (next != best.end()) ponder = shogi::format_usi_move(next->second);
       }
-      text += engine::format_usi_move(move);
+      text += shogi::format_usi_move(move);
       text += ' ';
       text += ponder;
       text += ' ';
@@ -155,9 +155,9 @@ engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::
     }
     out << text;
   }
-  if (!out) return engine::Status::error("YaneuraOu book: write error");
+  if (!out) return base::Status::error("YaneuraOu book: write error");
   if (positions) *positions = items.size();
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 }  // namespace book

@@ -8,7 +8,7 @@
 
 #include "book/book_builder.h"
 #include "book/book_entry.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace book {
 
@@ -25,9 +25,9 @@ namespace book {
 // (kNoBookValue), otherwise they are kept (clamped to 16 bits); the ponder move is not kept;
 // sources kSourceYaneuraou. A malformed line is an error ("NAME:LINE: message"); a position
 // that breaks the rules or a move that is not legal is skipped with a warning in stats.
-engine::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
+base::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
                                           BookBuilder& out, ImportStats& stats);
-engine::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, ImportStats& stats);
+base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, ImportStats& stats);
 
 // Export: the header, then the entries sorted by SFEN (without move number, the order
 // YaneuraOu's on-the-fly reader searches in), each with its move number when the position is
@@ -35,7 +35,7 @@ engine::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, 
 // first (BookEntry::sort_moves), each move's ponder the best book move of the position after
 // it (or "none"), and no value written as "0 0". Wins, losses and sources are not written.
 // Returns the number of positions written through `positions` when given.
-engine::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
+base::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
                                     size_t* positions = nullptr);
 
 }  // namespace book

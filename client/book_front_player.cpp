@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace client {
 
@@ -20,11 +20,11 @@ void BookFrontPlayer::new_game(const GameSummary& summary) {
 
 std::optional<EngineMove> BookFrontPlayer::book_move(const SearchRequest& request) {
   if (out_of_book_ || !book_.active()) return std::nullopt;
-  engine::Position pos;
+  shogi::Position pos;
   if (!pos.set_sfen(request.sfen)) return std::nullopt;
   for (const std::string& text : request.usi_moves) {
-    engine::Move m;
-    if (!engine::parse_usi_move(pos, text, m)) return std::nullopt;
+    shogi::Move m;
+    if (!shogi::parse_usi_move(pos, text, m)) return std::nullopt;
     pos.do_move(m);
   }
   const std::optional<BookPlay> play = book_.choose(pos);

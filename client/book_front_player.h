@@ -25,7 +25,7 @@ class BookFrontPlayer : public EnginePlayer {
       : book_(book), engine_(engine), max_play_distance_(max_play_distance) {}
 
   void set_log(LogSink sink) override;
-  engine::Status prepare() override { return engine_.prepare(); }
+  base::Status prepare() override { return engine_.prepare(); }
   void new_game(const GameSummary& summary) override;
   void start(const SearchRequest& request, AnswerCallback answer) override;
   void ponderhit(uint64_t search_id, const SearchRequest& request) override;

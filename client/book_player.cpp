@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "book/engine_book.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/shipped_file.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "base/shipped_file.h"
 
 namespace client {
 namespace {
@@ -41,33 +41,33 @@ uint64_t clock_seed() {
 BookPlayer::BookPlayer() = default;
 BookPlayer::~BookPlayer() = default;
 
-engine::Status BookPlayer::open(const BookPlayOptions& options) {
+base::Status BookPlayer::open(const BookPlayOptions& options) {
   book_.reset();
   path_.clear();
   options_ = options;
   random_.seed(options.seed != 0 ? options.seed : clock_seed());
-  if (options.mode == engine::BookMode::kOff) return engine::Status::ok();
-  if (options.k < 1) return engine::Status::error("book: k must be at least 1");
+  if (options.mode == engine::BookMode::kOff) return base::Status::ok();
+  if (options.k < 1) return base::Status::error("book: k must be at least 1");
   if (options.max_distance < 0)
-    return engine::Status::error("book: max_distance must not be negative");
-  if (options.max_ply < 0) return engine::Status::error("book: max_ply must not be negative");
+    return base::Status::error("book: max_distance must not be negative");
+  if (options.max_ply < 0) return base::Status::error("book: max_ply must not be negative");
   if (!(options.min_weight >= 0 && options.min_weight <= 1))
-    return engine::Status::error("book: min_weight must be between 0 and 1");
+    return base::Status::error("book: min_weight must be between 0 and 1");
   const std::string path =
-      options.path.empty() || options.path == "default" ? engine::default_book_directory() : options.path;
+      options.path.empty() || options.path == "default" ? base::default_book_directory() : options.path;
   // load_engine_book reads every entry and closes the directory (waiting out another
   // process's load), as the engine does at isready; nothing keeps LevelDB's lock.
   std::shared_ptr<const engine::BookAdvisor> loaded;
-  if (engine::Status st = book::load_engine_book(path, loaded); !st) return st;
+  if (base::Status st = book::load_engine_book(path, loaded); !st) return st;
   book_ = std::dynamic_pointer_cast<const book::EngineBook>(loaded);
-  if (!book_) return engine::Status::error("book directory '" + path + "': not loaded");
+  if (!book_) return base::Status::error("book directory '" + path + "': not loaded");
   path_ = path;
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 size_t BookPlayer::positions() const { return book_ ? book_->book().size() : 0; }
 
-std::optional<BookPlay> BookPlayer::choose(const engine::Position& pos) const {
+std::optional<BookPlay> BookPlayer::choose(const shogi::Position& pos) const {
   if (!book_ || options_.mode == engine::BookMode::kOff) return std::nullopt;
   if (options_.max_ply > 0 && pos.game_ply() > options_.max_ply) return std::nullopt;
   engine::BookRequest request;
@@ -77,7 +77,7 @@ std::optional<BookPlay> BookPlayer::choose(const engine::Position& pos) const {
   const std::vector<engine::BookSuggestion> all = book_->suggest(pos, request);
   // The book's moves are made legal by the probe; checked again, since the client sends them
   // to the server without an engine to refuse them.
-  const engine::MoveList legal = engine::legal_moves(pos);
+  const shogi::MoveList legal = shogi::legal_moves(pos);
   std::vector<engine::BookSuggestion> kept;
   for (const engine::BookSuggestion& s : all)
     if (s.weight > 0 && s.weight >= options_.min_weight && legal.contains(s.move))
@@ -107,7 +107,7 @@ std::optional<BookPlay> BookPlayer::choose(const engine::Position& pos) const {
     std::snprintf(where, sizeof where, "similar, distance %.1f", play.distance);
   char text[192];
   std::snprintf(text, sizeof text, "book %s %s weight %.2f count %u (%d move%s, %s)",
-                mode_name(options_.mode), engine::format_usi_move(play.move).c_str(), play.weight,
+                mode_name(options_.mode), shogi::format_usi_move(play.move).c_str(), play.weight,
                 unsigned(play.count), play.choices, play.choices == 1 ? "" : "s", where);
   play.note = text;
   return play;

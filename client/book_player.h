@@ -15,9 +15,9 @@
 #include <string>
 
 #include "engine/book_advisor.h"
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "shogi/types.h"
 
 namespace book {
 class EngineBook;
@@ -50,7 +50,7 @@ struct BookPlayOptions {
 
 // A book move chosen for a position.
 struct BookPlay {
-  engine::Move move;    // legal in the position
+  shogi::Move move;    // legal in the position
   double weight = 0;    // its share of the book's suggestions here (before min_weight)
   uint32_t count = 0;   // the book's count of it (summed over the retrieved positions)
   int choices = 0;      // the suggestions it was chosen from (after min_weight)
@@ -76,11 +76,11 @@ class BookPlayer {
   // not exist, not a book, locked by another process past a wait, corrupt) or name the bad
   // option; after an error choose() returns nullopt. With mode kOff nothing is read and the
   // call succeeds.
-  engine::Status open(const BookPlayOptions& options);
+  base::Status open(const BookPlayOptions& options);
 
   // The book move to play in pos, or nullopt: mode off or no book, the game ply above
   // max_ply, no suggestion, or none with at least min_weight.
-  std::optional<BookPlay> choose(const engine::Position& pos) const;
+  std::optional<BookPlay> choose(const shogi::Position& pos) const;
 
   // True when a book is in memory and the mode is not off.
   bool active() const { return book_ != nullptr; }

@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "client/game_files.h"
-#include "engine/csa_notation.h"
-#include "engine/notation.h"
-#include "engine/version.h"
+#include "shogi/csa_notation.h"
+#include "shogi/notation.h"
+#include "base/version.h"
 
 namespace client {
 
 namespace {
 
-std::string side_word(engine::Color c) { return c == engine::kBlack ? "black" : "white"; }
+std::string side_word(shogi::Color c) { return c == shogi::kBlack ? "black" : "white"; }
 
 std::string seconds_text(int64_t ms) {
   const std::string whole = std::to_string(ms / 1000);
@@ -106,15 +106,15 @@ std::vector<std::string> split_tabs(const std::string& line) {
 }  // namespace
 
 std::string time_rules_text(const GameClock& clock) {
-  const std::string black = side_rules_text(clock.rules(engine::kBlack));
-  const std::string white = side_rules_text(clock.rules(engine::kWhite));
+  const std::string black = side_rules_text(clock.rules(shogi::kBlack));
+  const std::string white = side_rules_text(clock.rules(shogi::kWhite));
   return black == white ? black : "Black " + black + "; White " + white;
 }
 
-StatusMove status_move_from(const engine::CsaRecordMove& rm) {
+StatusMove status_move_from(const shogi::CsaRecordMove& rm) {
   StatusMove mv;
   mv.csa = rm.text;
-  mv.usi = rm.move.is_ok() ? engine::format_usi_move(rm.move) : "";
+  mv.usi = rm.move.is_ok() ? shogi::format_usi_move(rm.move) : "";
   mv.time_ms = rm.time_ms ? *rm.time_ms : -1;
   for (const std::string& c : rm.comments)
     if (auto v = floodgate_comment_value(c)) {
@@ -125,7 +125,7 @@ StatusMove status_move_from(const engine::CsaRecordMove& rm) {
 }
 
 void status_clocks_from(const GameClock& clock, StatusClock (&clocks)[2]) {
-  for (engine::Color c : {engine::kBlack, engine::kWhite}) {
+  for (shogi::Color c : {shogi::kBlack, shogi::kWhite}) {
     const ClockRules& r = clock.rules(c);
     clocks[c] = {clock.remaining_ms(c), r.byoyomi_ms, r.increment_ms, r.unlimited};
   }
@@ -157,7 +157,7 @@ ClientStatus::ClientStatus(StatusBoard& board, const CsaConfig& config, int64_t 
       steady_origin_ms_(steady_origin_ms) {
   board_.update([&](StatusModel& m) {
     m.kind = "client";
-    m.version = engine::build_version();
+    m.version = base::build_version();
     m.name = config.name;
     m.server = config.host + ":" + std::to_string(config.port);
     m.started_unix_ms = unix_time_ms();
@@ -233,11 +233,11 @@ void ClientStatus::game_started(const CsaSession& session) {
   moves_shown_ = 0;
   StatusGame g;
   g.game_id = s.game_id;
-  g.black_name = s.names[engine::kBlack];
-  g.white_name = s.names[engine::kWhite];
+  g.black_name = s.names[shogi::kBlack];
+  g.white_name = s.names[shogi::kWhite];
   g.our_color = side_word(session.us());
   g.time_rules = time_rules_text(session.clock());
-  g.start_sfen = engine::format_sfen(s.initial);
+  g.start_sfen = shogi::format_sfen(s.initial);
   g.start_unix_ms = unix_time_ms();
   board_.update([&](StatusModel& m) {
     m.game = std::move(g);
@@ -247,13 +247,13 @@ void ClientStatus::game_started(const CsaSession& session) {
 }
 
 void ClientStatus::record_updated(const CsaSession& session) {
-  const engine::CsaRecord& record = session.record();
+  const shogi::CsaRecord& record = session.record();
   std::vector<StatusMove> added;
   for (size_t i = moves_shown_; i < record.moves.size(); ++i) {
-    const engine::CsaRecordMove& rm = record.moves[i];
+    const shogi::CsaRecordMove& rm = record.moves[i];
     StatusMove mv = status_move_from(rm);
     const bool black_moved = !rm.text.empty() && rm.text[0] == '+';
-    mv.ours = (session.us() == engine::kBlack) == black_moved;
+    mv.ours = (session.us() == shogi::kBlack) == black_moved;
     if (mv.ours) {
       if (!mv.eval_cp) mv.eval_cp = answer_eval_cp_;
       answer_eval_cp_.reset();
@@ -295,12 +295,12 @@ void ClientStatus::engine_answer(const CsaSession& session, const EngineMove& mo
   // leads to), as the floodgate comment gives it.
   std::vector<std::string> pv;
   for (size_t i = !move.pv.empty() && move.pv[0] == move.move ? 1 : 0; i < move.pv.size(); ++i) {
-    const engine::Move& m = move.pv[i];
-    if (!m.is_ok() || m.piece_after() == engine::kNoPiece) break;
-    pv.push_back(engine::format_csa_move(m));
+    const shogi::Move& m = move.pv[i];
+    if (!m.is_ok() || m.piece_after() == shogi::kNoPiece) break;
+    pv.push_back(shogi::format_csa_move(m));
   }
   std::optional<int> eval;
-  if (move.score) eval = session.us() == engine::kBlack ? int(*move.score) : -int(*move.score);
+  if (move.score) eval = session.us() == shogi::kBlack ? int(*move.score) : -int(*move.score);
   answer_eval_cp_ = eval;
   board_.update([&](StatusModel& m) {
     m.game.pv = std::move(pv);

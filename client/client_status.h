@@ -60,7 +60,7 @@ class ClientStatus {
 std::string time_rules_text(const GameClock& clock);
 // A record's move as the page shows it: its text, USI form, time and the value of its
 // floodgate comment (not yet whose it is).
-StatusMove status_move_from(const engine::CsaRecordMove& move);
+StatusMove status_move_from(const shogi::CsaRecordMove& move);
 // Both sides' clocks as the page shows them.
 void status_clocks_from(const GameClock& clock, StatusClock (&clocks)[2]);
 // Now, in milliseconds since 1970.

@@ -97,7 +97,7 @@ int CsaClient::run() {
   log_->set_level(spdlog::level::debug);
   log_->flush_on(spdlog::level::debug);  // a crash must not eat the last lines
 
-  if (engine::Status st = files_.init(); !st) {
+  if (base::Status st = files_.init(); !st) {
     log_->error("{}", st.message());
     return kExitSetup;
   }
@@ -112,7 +112,7 @@ int CsaClient::run() {
   engine_.set_log([log = log_](LogLevel level, const std::string& message) {
     log->log(spd_level(level), "{}", message);
   });
-  if (engine::Status st = engine_.prepare(); !st) {
+  if (base::Status st = engine_.prepare(); !st) {
     // A configured engine, weights file or book that cannot be loaded: playing for weeks
     // with less than the operator configured is worse than not starting.
     log_->error("engine: {}", st.message());
@@ -194,7 +194,7 @@ void CsaClient::wait_for_input(int64_t until_ms) {
 
 void CsaClient::do_connect() {
   log_->info("connecting to {}:{}", config_.host, config_.port);
-  const engine::Status st =
+  const base::Status st =
       transport_.connect(config_.host, config_.port, int64_t(config_.connect_timeout_s) * 1000);
   if (st) {
     ++connections_;
@@ -275,7 +275,7 @@ void CsaClient::execute(const Action& a) {
     if (status_) status_->record_updated(*session_);
     writer_.post(
         [this, record = session_->record()] {
-          if (engine::Status st = files_.write_record(record); !st) log_->error("{}", st.message());
+          if (base::Status st = files_.write_record(record); !st) log_->error("{}", st.message());
         },
         /*replaceable=*/true);
   } else if (auto* g = std::get_if<action::GameEnded>(&a)) {
@@ -287,7 +287,7 @@ void CsaClient::execute(const Action& a) {
       log_->info("ponder: {} of {} hit, {} ms thought on the opponent's time before our turns",
                  g->result.ponder_hits, g->result.ponder_searches, g->result.ponder_hit_ms);
     writer_.post([this, result = g->result, summary = game_summary_, us = us_] {
-      if (engine::Status st = files_.append_result(result, summary, us); !st)
+      if (base::Status st = files_.append_result(result, summary, us); !st)
         log_->error("{}", st.message());
     });
   } else if (auto* r = std::get_if<action::GameRejected>(&a)) {

@@ -114,7 +114,7 @@ class CsaClient {
   bool finish_ok_ = true;
   bool game_cut_ = false;
   int quit_seen_ = 0;
-  engine::Color us_ = engine::kBlack;
+  shogi::Color us_ = shogi::kBlack;
   GameSummary game_summary_;
   std::vector<GameResult> results_;
   std::vector<std::string> record_paths_;  // filled on writer_'s thread, read after run()

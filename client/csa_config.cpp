@@ -15,7 +15,7 @@
 
 namespace client {
 
-using engine::Status;
+using base::Status;
 
 namespace {
 

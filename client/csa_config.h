@@ -101,7 +101,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace client {
 
@@ -181,15 +181,15 @@ constexpr const char* kTripEnv = "SASHITE_CSA_TRIP";
 // Reads the TOML file at `path` over the defaults above. Errors read
 // "PATH:LINE: server.port: 70000 is out of range 1..65535", "PATH:LINE: unknown key
 // 'server.hots'", or toml11's own message (with the line) for a syntax error.
-engine::Status load_csa_config(const std::string& path, CsaConfig& out);
+base::Status load_csa_config(const std::string& path, CsaConfig& out);
 // The same from text; `name` stands for the path in errors.
-engine::Status parse_csa_config(const std::string& text, const std::string& name, CsaConfig& out);
+base::Status parse_csa_config(const std::string& text, const std::string& name, CsaConfig& out);
 // Takes the password and trip from the environment when those variables are set and not empty.
 void apply_environment(CsaConfig& config);
 // Checks what only the merged configuration (file, flags, environment) can tell: a valid
 // login name and password, and a game name in x1 mode.
-engine::Status validate_for_login(const CsaConfig& config);
+base::Status validate_for_login(const CsaConfig& config);
 // The [status] settings (validate_status_page in status_service.h).
-engine::Status validate_status_settings(const CsaConfig& config);
+base::Status validate_status_settings(const CsaConfig& config);
 
 }  // namespace client

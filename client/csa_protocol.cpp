@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 
 namespace client {
 
@@ -15,8 +15,8 @@ using detail::parse_move_fields;
 using detail::parse_number;
 using detail::split_field;
 using detail::strip_cr;
-using engine::Color;
-using engine::CsaSpecialMove;
+using shogi::Color;
+using shogi::CsaSpecialMove;
 
 constexpr std::pair<GameEndReason, const char*> kReasonNames[] = {
     {GameEndReason::kResign, "#RESIGN"},
@@ -43,7 +43,7 @@ bool parse_special_fields(std::string_view s, MoveLine& out, CsaSpecialMove& spe
                           std::string& why) {
   out = MoveLine();
   const size_t comma = std::min(s.find(','), s.size());
-  special = engine::csa_special_move_from_name(s.substr(0, comma));
+  special = shogi::csa_special_move_from_name(s.substr(0, comma));
   if (special == CsaSpecialMove::kNone)
     return why = "unknown special move " + quote_line(s.substr(0, comma)), false;
   out.move = std::string(s.substr(0, comma));
@@ -105,7 +105,7 @@ bool parse_move_fields(std::string_view s, MoveLine& out, std::string& why) {
     return why = "bad origin square", false;
   if (!is_square_digit(s[3]) || !is_square_digit(s[4]))
     return why = "bad destination square", false;
-  if (engine::piece_type_from_csa(s.substr(5, 2)) == engine::kNoPieceType)
+  if (shogi::piece_type_from_csa(s.substr(5, 2)) == shogi::kNoPieceType)
     return why = "unknown piece " + std::string(s.substr(5, 2)), false;
   out.move = std::string(s.substr(0, 7));
   std::string_view rest = s.substr(7);
@@ -335,7 +335,7 @@ std::string format_reject(std::string_view game_id) {
 
 std::string format_keep_alive() { return ""; }
 
-std::string format_special_move(CsaSpecialMove s) { return engine::csa_special_move_name(s); }
+std::string format_special_move(CsaSpecialMove s) { return shogi::csa_special_move_name(s); }
 
 std::string format_move_line(std::string_view move, std::string_view comment) {
   std::string s(move);
@@ -349,14 +349,14 @@ std::string format_move_line(std::string_view move, std::string_view comment) {
   return s;
 }
 
-std::string format_floodgate_comment(engine::Value score, Color us, engine::Move played,
-                                     const std::vector<engine::Move>& pv, int max_pv_moves) {
-  std::string s = "* " + std::to_string(us == engine::kBlack ? score : -score);
+std::string format_floodgate_comment(shogi::Value score, Color us, shogi::Move played,
+                                     const std::vector<shogi::Move>& pv, int max_pv_moves) {
+  std::string s = "* " + std::to_string(us == shogi::kBlack ? score : -score);
   size_t i = (!pv.empty() && pv[0] == played) ? 1 : 0;
   for (int n = 0; i < pv.size() && n < max_pv_moves; ++i, ++n) {
-    if (!pv[i].is_ok() || pv[i].piece_after() == engine::kNoPiece) break;
+    if (!pv[i].is_ok() || pv[i].piece_after() == shogi::kNoPiece) break;
     s += ' ';  // (not " " + ...: GCC 12 -O3 warns falsely on that, -Wrestrict)
-    s += engine::format_csa_move(pv[i]);
+    s += shogi::format_csa_move(pv[i]);
   }
   return s;
 }

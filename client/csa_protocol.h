@@ -12,14 +12,14 @@
 #include <utility>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/csa_record.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "shogi/types.h"
 
 namespace client {
 
-using engine::Status;
+using base::Status;
 
 // Limits on hostile input. A longer line is an error; so is a Game_Summary with more lines.
 constexpr std::size_t kMaxLineLength = 4096;
@@ -86,7 +86,7 @@ struct ServerLine {
   std::string name;
   std::string game_id;
   MoveLine move;
-  engine::CsaSpecialMove special = engine::CsaSpecialMove::kNone;
+  shogi::CsaSpecialMove special = shogi::CsaSpecialMove::kNone;
   GameEndReason reason = GameEndReason::kNone;
   GameOutcome outcome = GameOutcome::kWin;
   std::string x1_tag;   // "LOGIN", "WHO", "ERROR", ...
@@ -120,7 +120,7 @@ struct ClientLine {
   bool x1 = false;
   std::string game_id;
   MoveLine move;
-  engine::CsaSpecialMove special = engine::CsaSpecialMove::kNone;
+  shogi::CsaSpecialMove special = shogi::CsaSpecialMove::kNone;
   std::string command, args;
 };
 Status parse_client_line(std::string_view line, ClientLine& out);
@@ -139,7 +139,7 @@ std::string format_reject(std::string_view game_id);  // "REJECT <id>", or "REJE
 std::string format_keep_alive();                      // "" (the server answers with LF)
 // "%TORYO", "%KACHI", "%CHUDAN" (never send %CHUDAN to floodgate: it loses, section 1.6).
 // REQUIRES: s is a special move a client may send (those three).
-std::string format_special_move(engine::CsaSpecialMove s);
+std::string format_special_move(shogi::CsaSpecialMove s);
 // "+7776FU" or "+7776FU,'<comment>". The server ends a comment at its first comma, so commas
 // and control bytes in the comment are replaced by spaces; it is cut to fit kMaxLineLength.
 std::string format_move_line(std::string_view move, std::string_view comment);
@@ -148,8 +148,8 @@ std::string format_move_line(std::string_view move, std::string_view comment);
 // `score` is from the side to move's point of view (ours, before our move); `us` is our colour.
 // `pv` is the engine's PV from the root: its first move, when equal to `played`, is dropped.
 // At most `max_pv_moves` moves are written.
-std::string format_floodgate_comment(engine::Value score, engine::Color us, engine::Move played,
-                                     const std::vector<engine::Move>& pv, int max_pv_moves);
+std::string format_floodgate_comment(shogi::Value score, shogi::Color us, shogi::Move played,
+                                     const std::vector<shogi::Move>& pv, int max_pv_moves);
 // "%%GAME <game name> <+|-|*>" (x1 mode).
 std::string format_x1_game(std::string_view game_name, char color);
 
@@ -195,7 +195,7 @@ struct TimeRules {
 // A move played before the game starts (buoy or resumed games), with its T.
 struct SummaryMove {
   std::string text;  // "+7776FU"
-  engine::Move move;
+  shogi::Move move;
   std::optional<int64_t> t_milli;
 };
 
@@ -208,22 +208,22 @@ struct GameSummary {
   std::string format;            // "Shogi 1.0"
   std::string declaration;       // "Jishogi 1.1"; "" when absent
   std::string game_id;
-  std::string names[engine::kColorNb];  // Name+ (Black, 先手), Name- (White, 後手)
-  engine::Color your_turn = engine::kBlack;
-  engine::Color to_move = engine::kBlack;
+  std::string names[shogi::kColorNb];  // Name+ (Black, 先手), Name- (White, 後手)
+  shogi::Color your_turn = shogi::kBlack;
+  shogi::Color to_move = shogi::kBlack;
   bool rematch_on_draw = false;
   int max_moves = 0;  // 0: no limit
-  TimeRules time[engine::kColorNb];
+  TimeRules time[shogi::kColorNb];
   bool per_side_time = false;  // Time+ / Time- blocks were given instead of Time
-  engine::PositionSetup initial;
+  shogi::PositionSetup initial;
   std::vector<SummaryMove> moves;
   // Fields we do not know, in order (name, value), from any part of the block; each was also
   // reported in SummaryParser::warnings().
   std::vector<std::pair<std::string, std::string>> unknown_fields;
 
   // The position after `moves`, from which the game goes on.
-  engine::Position position() const;
-  engine::Color side_to_move() const;
+  shogi::Position position() const;
+  shogi::Color side_to_move() const;
 };
 
 // Reads a Game_Summary one line at a time, from "BEGIN Game_Summary" through

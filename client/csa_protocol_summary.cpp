@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "client/csa_protocol.h"
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 
 namespace client {
 
@@ -13,13 +13,13 @@ using detail::parse_move_fields;
 using detail::parse_number;
 using detail::split_field;
 using detail::strip_cr;
-using engine::Color;
+using shogi::Color;
 
 }  // namespace
 
-engine::Position GameSummary::position() const {
-  engine::Position pos;
-  if (!pos.set(initial)) return engine::Position();
+shogi::Position GameSummary::position() const {
+  shogi::Position pos;
+  if (!pos.set(initial)) return shogi::Position();
   for (const SummaryMove& m : moves) pos.do_move(m.move);
   return pos;
 }
@@ -118,7 +118,7 @@ SummaryParser::Result SummaryParser::feed_top(std::string_view line) {
   GameSummary& s = summary_;
   auto color = [&](Color& out) {
     if (value != "+" && value != "-") return false;
-    out = value == "+" ? engine::kBlack : engine::kWhite;
+    out = value == "+" ? shogi::kBlack : shogi::kWhite;
     return true;
   };
   const std::string k(key);
@@ -152,7 +152,7 @@ SummaryParser::Result SummaryParser::feed_top(std::string_view line) {
     s.game_id = value;
   } else if (k == "Name+" || k == "Name-") {
     if (value.empty()) return fail(line, "empty player name");
-    s.names[k == "Name+" ? engine::kBlack : engine::kWhite] = value;
+    s.names[k == "Name+" ? shogi::kBlack : shogi::kWhite] = value;
   } else if (k == "Your_Turn") {
     if (!color(s.your_turn)) return fail(line, "Your_Turn must be + or -");
   } else if (k == "To_Move") {
@@ -182,8 +182,8 @@ SummaryParser::Result SummaryParser::feed_time(std::string_view line, bool black
   const std::string k(key);
   const std::string tag = std::string("Time") + suffix + ":" + k;
   auto apply = [&](auto&& set) {
-    if (black) set(summary_.time[engine::kBlack]);
-    if (white) set(summary_.time[engine::kWhite]);
+    if (black) set(summary_.time[shogi::kBlack]);
+    if (white) set(summary_.time[shogi::kWhite]);
   };
   static const char* const kKnown[] = {
       "Time_Unit", "Least_Time_Per_Move", "Time_Roundup", "Total_Time", "Byoyomi", "Delay",
@@ -249,7 +249,7 @@ SummaryParser::Result SummaryParser::feed_position(std::string_view line) {
     return fail(line, "expected a move played before, like +7776FU,T1" +
                           (why.empty() ? std::string() : ": " + why));
   move_lines_.push_back({line_count_, std::string(line)});
-  summary_.moves.push_back({m.move, engine::kMoveNone, m.t_milli});
+  summary_.moves.push_back({m.move, shogi::kMoveNone, m.t_milli});
   return Result::kNeedMore;
 }
 
@@ -269,15 +269,15 @@ SummaryParser::Result SummaryParser::finish(std::string_view line) {
         return fail(line, "absurd time: " + std::to_string(v) + " x " + t.time_unit);
   }
   GameSummary& s = summary_;
-  if (Status st = engine::parse_csa_position(position_lines_, position_first_line_, "Game_Summary",
+  if (Status st = shogi::parse_csa_position(position_lines_, position_first_line_, "Game_Summary",
                                              s.initial);
       !st)
     return fail(line, st.message());
-  engine::Position pos;
+  shogi::Position pos;
   if (Status st = pos.set(s.initial); !st) return fail(line, "invalid position: " + st.message());
   for (size_t i = 0; i < s.moves.size(); ++i) {
-    engine::Move m;
-    if (Status st = engine::parse_csa_move(pos, s.moves[i].text, m); !st) {
+    shogi::Move m;
+    if (Status st = shogi::parse_csa_move(pos, s.moves[i].text, m); !st) {
       line_count_ = move_lines_[i].first;  // name the move's line
       return fail(move_lines_[i].second, st.message());
     }
@@ -290,7 +290,7 @@ SummaryParser::Result SummaryParser::finish(std::string_view line) {
 }
 
 std::vector<std::string> format_game_summary(const GameSummary& s) {
-  auto sign = [](Color c) { return std::string(c == engine::kBlack ? "+" : "-"); };
+  auto sign = [](Color c) { return std::string(c == shogi::kBlack ? "+" : "-"); };
   std::vector<std::string> out = {
       "BEGIN Game_Summary",
       "Protocol_Version:" + s.protocol_version,
@@ -299,8 +299,8 @@ std::vector<std::string> format_game_summary(const GameSummary& s) {
   };
   if (!s.declaration.empty()) out.push_back("Declaration:" + s.declaration);
   out.push_back("Game_ID:" + s.game_id);
-  out.push_back("Name+:" + s.names[engine::kBlack]);
-  out.push_back("Name-:" + s.names[engine::kWhite]);
+  out.push_back("Name+:" + s.names[shogi::kBlack]);
+  out.push_back("Name-:" + s.names[shogi::kWhite]);
   out.push_back("Your_Turn:" + sign(s.your_turn));
   out.push_back(std::string("Rematch_On_Draw:") + (s.rematch_on_draw ? "YES" : "NO"));
   out.push_back("To_Move:" + sign(s.to_move));
@@ -317,13 +317,13 @@ std::vector<std::string> format_game_summary(const GameSummary& s) {
     out.push_back("END Time" + suffix);
   };
   if (s.per_side_time) {
-    time_block(s.time[engine::kBlack], "+");
-    time_block(s.time[engine::kWhite], "-");
+    time_block(s.time[shogi::kBlack], "+");
+    time_block(s.time[shogi::kWhite], "-");
   } else {
-    time_block(s.time[engine::kBlack], "");
+    time_block(s.time[shogi::kBlack], "");
   }
   out.push_back("BEGIN Position");
-  const std::string block = engine::format_csa_position(s.initial);
+  const std::string block = shogi::format_csa_position(s.initial);
   for (size_t pos = 0; pos < block.size();) {
     const size_t end = std::min(block.find('\n', pos), block.size());
     out.push_back(block.substr(pos, end - pos));

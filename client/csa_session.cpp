@@ -4,16 +4,16 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 
 namespace client {
 
 namespace {
 
-using engine::Color;
-using engine::CsaSpecialMove;
+using shogi::Color;
+using shogi::CsaSpecialMove;
 
 constexpr size_t kRttSamples = 5;           // the round trip is the worst of the last few
 constexpr int64_t kMaxRttSampleMs = 30000;  // a slower echo says nothing about the network
@@ -330,25 +330,25 @@ void CsaSession::begin_game() {
   us_ = summary_.your_turn;
   position_ = summary_.position();
   clock_ = GameClock::from_summary(summary_, config_.clock);
-  sfen_ = engine::format_sfen(summary_.initial);
+  sfen_ = shogi::format_sfen(summary_.initial);
   usi_moves_.clear();
-  record_ = engine::CsaRecord();
-  record_.black_name = summary_.names[engine::kBlack];
-  record_.white_name = summary_.names[engine::kWhite];
+  record_ = shogi::CsaRecord();
+  record_.black_name = summary_.names[shogi::kBlack];
+  record_.white_name = summary_.names[shogi::kWhite];
   record_.info.push_back({"EVENT", summary_.game_id});
   if (summary_.per_side_time) {
-    record_.info.push_back({"TIME+", time_info(clock_.rules(engine::kBlack))});
-    record_.info.push_back({"TIME-", time_info(clock_.rules(engine::kWhite))});
+    record_.info.push_back({"TIME+", time_info(clock_.rules(shogi::kBlack))});
+    record_.info.push_back({"TIME-", time_info(clock_.rules(shogi::kWhite))});
   } else {
-    record_.info.push_back({"TIME", time_info(clock_.rules(engine::kBlack))});
+    record_.info.push_back({"TIME", time_info(clock_.rules(shogi::kBlack))});
   }
   if (summary_.max_moves > 0)
     record_.info.push_back({"MAX_MOVES", std::to_string(summary_.max_moves)});
   if (summary_.declaration == "Jishogi 1.1") record_.info.push_back({"JISHOGI", "27"});
   record_.initial = summary_.initial;
   for (const SummaryMove& m : summary_.moves) {
-    usi_moves_.push_back(engine::format_usi_move(m.move));
-    engine::CsaRecordMove rm{m.move, m.text, std::nullopt, {}};
+    usi_moves_.push_back(shogi::format_usi_move(m.move));
+    shogi::CsaRecordMove rm{m.move, m.text, std::nullopt, {}};
     if (m.t_milli) rm.time_ms = clock_.t_to_ms(*m.t_milli);
     record_.moves.push_back(std::move(rm));
   }
@@ -359,12 +359,12 @@ void CsaSession::begin_game() {
   searching_ = false;
   pondering_ = false;
   resign_on_our_turn_ = false;
-  expected_reply_ = engine::kMoveNone;
+  expected_reply_ = shogi::kMoveNone;
   ponder_searches_ = ponder_hits_ = 0;
   ponder_hit_ms_ = 0;
   turn_start_ms_ = now_ms_;
   log(LogLevel::kInfo, std::string("game ") + summary_.game_id + " started; we play " +
-                           (us_ == engine::kBlack ? "Black (+)" : "White (-)"));
+                           (us_ == shogi::kBlack ? "Black (+)" : "White (-)"));
   actions_.push_back(action::GameStarted{summary_});
   actions_.push_back(action::RecordUpdated{});
   if (quit_requested_ && quit_immediate_) return abandon_game();
@@ -407,19 +407,19 @@ void CsaSession::stop_search() {
 }
 
 void CsaSession::start_ponder() {
-  const engine::Move reply = expected_reply_;
-  expected_reply_ = engine::kMoveNone;
+  const shogi::Move reply = expected_reply_;
+  expected_reply_ = shogi::kMoveNone;
   if (!config_.ponder || !reply.is_ok() || state_ != State::kPlaying) return;
   // The engine's reply must be a move the opponent can make here (after a mate there is none).
-  engine::Move legal_reply = engine::kMoveNone;
-  for (engine::Move m : engine::legal_moves(position_))
-    if (engine::format_usi_move(m) == engine::format_usi_move(reply)) legal_reply = m;
+  shogi::Move legal_reply = shogi::kMoveNone;
+  for (shogi::Move m : shogi::legal_moves(position_))
+    if (shogi::format_usi_move(m) == shogi::format_usi_move(reply)) legal_reply = m;
   if (!legal_reply.is_ok()) return;
   ++search_id_;
   pondering_ = true;
   ++ponder_searches_;
   ponder_start_ms_ = now_ms_;
-  ponder_move_usi_ = engine::format_usi_move(legal_reply);
+  ponder_move_usi_ = shogi::format_usi_move(legal_reply);
   // The clocks as they will be if the opponent plays it at once: ours is what it is now.
   SearchRequest r = search_request();
   r.usi_moves.push_back(ponder_move_usi_);
@@ -446,14 +446,14 @@ void CsaSession::on_engine_move(uint64_t id, const EngineMove& em) {
       log(LogLevel::kWarning, "declaring %KACHI although our rules say it is not valid");
     return send(format_special_move(CsaSpecialMove::kKachi));
   }
-  engine::Move m = em.move;
-  const bool legal = m.is_ok() && engine::legal_moves(position_).contains(m);
-  if (legal && m.piece_after() == engine::kNoPiece) m = position_.complete_move(m);
-  if (!m.is_ok() || m.piece_after() == engine::kNoPiece) {
+  shogi::Move m = em.move;
+  const bool legal = m.is_ok() && shogi::legal_moves(position_).contains(m);
+  if (legal && m.piece_after() == shogi::kNoPiece) m = position_.complete_move(m);
+  if (!m.is_ok() || m.piece_after() == shogi::kNoPiece) {
     log(LogLevel::kError, "engine gave no usable move: resigning");
     return send(format_special_move(CsaSpecialMove::kToryo));
   }
-  const std::string text = engine::format_csa_move(m);
+  const std::string text = shogi::format_csa_move(m);
   if (!legal)
     log(LogLevel::kError,
         "engine move " + text + " is not legal by our rules; sent anyway (the server decides)");
@@ -463,7 +463,7 @@ void CsaSession::on_engine_move(uint64_t id, const EngineMove& em) {
   sent_move_ = text;
   sent_note_ = em.note;
   sent_move_ms_ = now_ms_;
-  expected_reply_ = em.pv.size() >= 2 && em.pv.front() == em.move ? em.pv[1] : engine::kMoveNone;
+  expected_reply_ = em.pv.size() >= 2 && em.pv.front() == em.move ? em.pv[1] : shogi::kMoveNone;
   send(format_move_line(text, sent_comment_));
 }
 
@@ -491,9 +491,9 @@ void CsaSession::on_game_line(const ServerLine& line) {
 
 void CsaSession::apply_move(const ServerLine& line) {
   const std::string& text = line.move.move;
-  const Color mover = text[0] == '+' ? engine::kBlack : engine::kWhite;
-  engine::Move m;
-  if (Status st = engine::parse_csa_move(position_, text, m); !st) {
+  const Color mover = text[0] == '+' ? shogi::kBlack : shogi::kWhite;
+  shogi::Move m;
+  if (Status st = shogi::parse_csa_move(position_, text, m); !st) {
     log(LogLevel::kError, "the server played " + text + " but our rules refuse it (" +
                               st.message() + "): resigning, we cannot follow the game");
     stop_search();
@@ -502,10 +502,10 @@ void CsaSession::apply_move(const ServerLine& line) {
   }
   // A ponder search on the move just played becomes our move's search below; on another
   // move it is stopped.
-  const bool ponder_hit = pondering_ && mover != us_ && engine::format_usi_move(m) == ponder_move_usi_;
+  const bool ponder_hit = pondering_ && mover != us_ && shogi::format_usi_move(m) == ponder_move_usi_;
   if (ponder_hit) pondering_ = false;
   stop_search();  // a search only runs when the server played for us, or out of turn
-  engine::CsaRecordMove rm{m, text, std::nullopt, {}};
+  shogi::CsaRecordMove rm{m, text, std::nullopt, {}};
   if (!line.warning.empty()) log(LogLevel::kWarning, line.warning);
   if (line.move.t_milli) {
     rm.time_ms = clock_.t_to_ms(*line.move.t_milli);
@@ -526,13 +526,13 @@ void CsaSession::apply_move(const ServerLine& line) {
       add_rtt_sample(now_ms_ - sent_move_ms_);
     if (!sent_comment_.empty() && sent_move_ == text) rm.comments.push_back(sent_comment_);
     if (!sent_note_.empty() && sent_move_ == text) rm.comments.push_back(sent_note_);
-    if (sent_move_ != text) expected_reply_ = engine::kMoveNone;
+    if (sent_move_ != text) expected_reply_ = shogi::kMoveNone;
     sent_move_.clear();
   } else if (!line.move.comment.empty()) {
     rm.comments.push_back(line.move.comment);  // the opponent's floodgate comment, as floodgate keeps it
   }
   position_.do_move(m);
-  usi_moves_.push_back(engine::format_usi_move(m));
+  usi_moves_.push_back(shogi::format_usi_move(m));
   record_.moves.push_back(std::move(rm));
   actions_.push_back(action::RecordUpdated{});
   turn_start_ms_ = now_ms_;
@@ -574,7 +574,7 @@ void CsaSession::abandon_game() {
   }
   const CsaSpecialMove s =
       config_.chudan_on_quit ? CsaSpecialMove::kChudan : CsaSpecialMove::kToryo;
-  log(LogLevel::kWarning, std::string("abandoning the game: ") + engine::csa_special_move_name(s));
+  log(LogLevel::kWarning, std::string("abandoning the game: ") + shogi::csa_special_move_name(s));
   last_special_ = s;
   send(format_special_move(s));
 }
@@ -611,7 +611,7 @@ void CsaSession::end_game(std::optional<GameOutcome> outcome) {
       break;
     case GameEndReason::kIllegalAction: {
       const Color loser = outcome == GameOutcome::kLose ? us_ : ~us_;
-      special = loser == engine::kBlack ? CsaSpecialMove::kBlackIllegalAction
+      special = loser == shogi::kBlack ? CsaSpecialMove::kBlackIllegalAction
                                         : CsaSpecialMove::kWhiteIllegalAction;
       break;
     }
@@ -622,10 +622,10 @@ void CsaSession::end_game(std::optional<GameOutcome> outcome) {
   record_.result = special;
   if (last_special_t_) record_.result_time_ms = clock_.t_to_ms(*last_special_t_);
   if (reason_ == GameEndReason::kIllegalMove && !sent_move_.empty())
-    record_.rejected_last_move = engine::CsaRecordMove{engine::kMoveNone, sent_move_, {}, {}};
+    record_.rejected_last_move = shogi::CsaRecordMove{shogi::kMoveNone, sent_move_, {}, {}};
   if (reason_ == GameEndReason::kIllegalMove && last_special_ != CsaSpecialMove::kNone &&
       last_special_ != CsaSpecialMove::kToryo)
-    record_.result_comments.push_back(std::string(engine::csa_special_move_name(last_special_)) +
+    record_.result_comments.push_back(std::string(shogi::csa_special_move_name(last_special_)) +
                                       " refused by the server");
   if (reason_ == GameEndReason::kTimeUp && !sent_move_.empty())
     record_.result_comments.push_back("our move " + sent_move_ + " came after the time was up");

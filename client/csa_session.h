@@ -25,9 +25,9 @@
 
 #include "client/csa_protocol.h"
 #include "client/game_clock.h"
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "engine/engine.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 
 namespace client {
 
@@ -81,7 +81,7 @@ struct SearchRequest {
   uint64_t id = 0;
   std::string sfen;                    // the game's base position (Engine::set_position)
   std::vector<std::string> usi_moves;  // every move since, in USI
-  engine::Color us = engine::kBlack;
+  shogi::Color us = shogi::kBlack;
   engine::SearchLimits limits;  // GameClock::search_limits
   int64_t started_ms = 0;       // local time our turn began
   int64_t deadline_ms = 0;      // the move must be sent before this (StopSearch then)
@@ -91,9 +91,9 @@ struct SearchRequest {
 struct EngineMove {
   enum class Kind { kMove, kResign, kWin };  // kWin: declare the entering-king win (%KACHI)
   Kind kind = Kind::kMove;
-  engine::Move move;
-  std::optional<engine::Value> score;  // side to move's view; none: no floodgate comment
-  std::vector<engine::Move> pv;        // from the root, the move first
+  shogi::Move move;
+  std::optional<shogi::Value> score;  // side to move's view; none: no floodgate comment
+  std::vector<shogi::Move> pv;        // from the root, the move first
   std::string note;  // said about the move ("book ..."): logged and kept in the record
   // The search's size, when the engine said (for the status page): nodes, nodes per second.
   std::optional<uint64_t> nodes, nps;
@@ -210,10 +210,10 @@ class CsaSession {
   const SessionConfig& config() const { return config_; }
   // The current (or last) game: summary, position, clocks and record.
   const GameSummary& summary() const { return summary_; }
-  const engine::Position& position() const { return position_; }
+  const shogi::Position& position() const { return position_; }
   const GameClock& clock() const { return clock_; }
-  const engine::CsaRecord& record() const { return record_; }
-  engine::Color us() const { return us_; }
+  const shogi::CsaRecord& record() const { return record_; }
+  shogi::Color us() const { return us_; }
   int games_played() const { return games_played_; }
   int64_t rtt_ms() const { return rtt_ms_; }
   // When the side to move's turn began (the last move's echo, or START), in the events' time.
@@ -285,10 +285,10 @@ class CsaSession {
   SummaryParser summary_parser_;
   GameSummary summary_;
   std::string reject_reason_;
-  engine::Position position_;
+  shogi::Position position_;
   GameClock clock_;
-  engine::CsaRecord record_;
-  engine::Color us_ = engine::kBlack;
+  shogi::CsaRecord record_;
+  shogi::Color us_ = shogi::kBlack;
   std::string sfen_;
   std::vector<std::string> usi_moves_;
   // The search for our move, and the move sent while waiting for its echo.
@@ -301,7 +301,7 @@ class CsaSession {
   int64_t sent_move_ms_ = 0;
   // Pondering: the reply the engine expected after the move we sent, and the ponder search
   // on it (search_id_ while pondering_; searching_ is false until the ponderhit).
-  engine::Move expected_reply_ = engine::kMoveNone;
+  shogi::Move expected_reply_ = shogi::kMoveNone;
   bool pondering_ = false;
   bool resign_on_our_turn_ = false;  // an immediate quit on the opponent's turn
   std::string ponder_move_usi_;
@@ -310,7 +310,7 @@ class CsaSession {
   int64_t ponder_hit_ms_ = 0;
   // How the game is ending: the '#' reason and the last special move line.
   GameEndReason reason_ = GameEndReason::kNone;
-  engine::CsaSpecialMove last_special_ = engine::CsaSpecialMove::kNone;
+  shogi::CsaSpecialMove last_special_ = shogi::CsaSpecialMove::kNone;
   std::optional<int64_t> last_special_t_;
 };
 

@@ -5,10 +5,10 @@
 
 namespace client {
 
-using engine::Status;
+using base::Status;
 
 EngineMove engine_move_from(const engine::SearchResult& result,
-                            const std::vector<engine::Move>& last_pv) {
+                            const std::vector<shogi::Move>& last_pv) {
   EngineMove m;
   switch (result.kind) {
     case engine::SearchResult::Kind::kResign:
@@ -23,7 +23,7 @@ EngineMove engine_move_from(const engine::SearchResult& result,
   m.kind = EngineMove::Kind::kMove;
   m.move = result.best;
   // kValueNone: the search stopped before its first iteration ended (no value to show).
-  if (result.score != engine::kValueNone) m.score = result.score;
+  if (result.score != shogi::kValueNone) m.score = result.score;
   if (!last_pv.empty() && last_pv.front() == result.best) m.pv = last_pv;
   else m.pv.push_back(result.best);
   return m;
@@ -39,7 +39,7 @@ EngineAdapter::EngineAdapter() {
   });
   engine_.set_result_callback([this](const engine::SearchResult& result) {
     uint64_t id;
-    std::vector<engine::Move> pv;
+    std::vector<shogi::Move> pv;
     uint64_t nps = 0;
     AnswerCallback answer;
     {

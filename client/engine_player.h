@@ -13,7 +13,7 @@
 #include "client/csa_config.h"
 #include "client/csa_session.h"
 #include "engine/engine.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace client {
 
@@ -30,7 +30,7 @@ class EnginePlayer {
   // Loads what the engine needs (weights, book, an external engine's start and handshake).
   // An error is a configuration error: the client does not play. Called once before the
   // first game.
-  virtual engine::Status prepare() = 0;
+  virtual base::Status prepare() = 0;
   // A game starts: the summary gives its rules (Max_Moves, the declaration rule).
   virtual void new_game(const GameSummary& summary) = 0;
   // Starts searching; `answer` is called exactly once for this search, unless a later start()
@@ -58,9 +58,9 @@ class EngineAdapter : public EnginePlayer {
 
   // Applies the [engine] keys (Threads, USI_Hash, USI_Ponder, EvalFile, ResignValue) and then
   // the free-form USI options; the error names the option and where it was configured.
-  engine::Status configure(const CsaConfig& config);
+  base::Status configure(const CsaConfig& config);
 
-  engine::Status prepare() override;
+  base::Status prepare() override;
   void new_game(const GameSummary& summary) override;
   void start(const SearchRequest& request, AnswerCallback answer) override;
   void ponderhit(uint64_t search_id, const SearchRequest& request) override;
@@ -72,7 +72,7 @@ class EngineAdapter : public EnginePlayer {
   std::mutex mutex_;  // guards the members below, written by the search thread
   uint64_t search_id_ = 0;
   bool running_ = false;
-  std::vector<engine::Move> last_pv_;
+  std::vector<shogi::Move> last_pv_;
   uint64_t last_nps_ = 0;  // of the last PV's report
   AnswerCallback answer_;
 };
@@ -80,6 +80,6 @@ class EngineAdapter : public EnginePlayer {
 // EngineMove from a search result and the last PV reported (used when it starts with the
 // best move).
 EngineMove engine_move_from(const engine::SearchResult& result,
-                            const std::vector<engine::Move>& last_pv);
+                            const std::vector<shogi::Move>& last_pv);
 
 }  // namespace client

@@ -7,7 +7,7 @@ namespace client {
 
 namespace {
 
-using engine::Color;
+using shogi::Color;
 
 int64_t clamp_ms(int64_t v) { return std::clamp<int64_t>(v, 0, kMaxTimeMs); }
 
@@ -29,17 +29,17 @@ ClockRules clock_rules_from(const TimeRules& t) {
 }
 
 GameClock::GameClock(const ClockRules& black, const ClockRules& white) {
-  rules_[engine::kBlack] = black;
-  rules_[engine::kWhite] = white;
-  for (Color c : {engine::kBlack, engine::kWhite}) remaining_ms_[c] = rules_[c].total_ms;
+  rules_[shogi::kBlack] = black;
+  rules_[shogi::kWhite] = white;
+  for (Color c : {shogi::kBlack, shogi::kWhite}) remaining_ms_[c] = rules_[c].total_ms;
 }
 
 GameClock GameClock::from_summary(const GameSummary& s, const ClockOptions& options) {
-  ClockRules rules[engine::kColorNb];
+  ClockRules rules[shogi::kColorNb];
   bool stop_watch = false;
-  for (Color c : {engine::kBlack, engine::kWhite}) rules[c] = clock_rules_from(s.time[c]);
+  for (Color c : {shogi::kBlack, shogi::kWhite}) rules[c] = clock_rules_from(s.time[c]);
   // shogi-server's stop-watch games ("<name>-600-060"): Time_Unit:1min, values in seconds.
-  const TimeRules& t = s.time[engine::kBlack];
+  const TimeRules& t = s.time[shogi::kBlack];
   if (const auto g = parse_game_name_time(game_name_from_id(s.game_id));
       g && g->stop_watch && !s.per_side_time && t.unit_ms == 60000 && g->byoyomi_s > 0 &&
       t.total_time == g->total_s && t.byoyomi == g->byoyomi_s) {
@@ -52,7 +52,7 @@ GameClock GameClock::from_summary(const GameSummary& s, const ClockOptions& opti
       r.unlimited = t.total_time == 0;
     }
   }
-  GameClock clock(rules[engine::kBlack], rules[engine::kWhite]);
+  GameClock clock(rules[shogi::kBlack], rules[shogi::kWhite]);
   clock.options_ = options;
   clock.stop_watch_ = stop_watch;
   clock.t_unit_ms_ =
@@ -65,7 +65,7 @@ GameClock GameClock::from_summary(const GameSummary& s, const ClockOptions& opti
   // Moves played before never add time: shogi-server starts a buoy game's clocks at
   // Total_Time whatever its moves' T, so the increments charge_t credited them (Fischer) are
   // not there; a resumed game keeps its time used.
-  for (Color c : {engine::kBlack, engine::kWhite})
+  for (Color c : {shogi::kBlack, shogi::kWhite})
     clock.remaining_ms_[c] = std::min(clock.remaining_ms_[c], clock.rules_[c].total_ms);
   return clock;
 }

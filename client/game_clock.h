@@ -14,7 +14,7 @@
 
 #include "client/csa_protocol.h"
 #include "engine/engine.h"
-#include "engine/types.h"
+#include "shogi/types.h"
 
 namespace client {
 
@@ -59,31 +59,31 @@ class GameClock {
   // whole "Byoyomi" periods, no byoyomi as such).
   static GameClock from_summary(const GameSummary& summary, const ClockOptions& options = {});
 
-  const ClockRules& rules(engine::Color c) const { return rules_[c]; }
+  const ClockRules& rules(shogi::Color c) const { return rules_[c]; }
   bool stop_watch() const { return stop_watch_; }
   // Main time left, before the increment of c's next move is credited.
-  int64_t remaining_ms(engine::Color c) const { return remaining_ms_[c]; }
+  int64_t remaining_ms(shogi::Color c) const { return remaining_ms_[c]; }
   // Total charged to c so far.
-  int64_t used_ms(engine::Color c) const { return used_ms_[c]; }
+  int64_t used_ms(shogi::Color c) const { return used_ms_[c]; }
 
   // A T value (MoveLine::t_milli) in milliseconds under the options. Saturates at kMaxTimeMs.
   int64_t t_to_ms(int64_t t_milli) const;
   // Charges a move of c as the server reported it: remaining = max(0, remaining + inc - t).
-  void charge_ms(engine::Color c, int64_t charged_ms);
-  void charge_t(engine::Color c, int64_t t_milli) { charge_ms(c, t_to_ms(t_milli)); }
+  void charge_ms(shogi::Color c, int64_t charged_ms);
+  void charge_t(shogi::Color c, int64_t t_milli) { charge_ms(c, t_to_ms(t_milli)); }
 
   // What the server charges c for a move that took `elapsed_ms` from its turn start.
-  int64_t charged_ms(engine::Color c, int64_t elapsed_ms) const;
+  int64_t charged_ms(shogi::Color c, int64_t elapsed_ms) const;
   // remaining + increment + byoyomi: c's move loses when it is charged this much or more.
   // kNoLimit when c has no time limit.
-  int64_t available_ms(engine::Color c) const;
+  int64_t available_ms(shogi::Color c) const;
   // The server's time-up rule for a move of c that took `elapsed_ms`.
-  bool is_time_up(engine::Color c, int64_t elapsed_ms) const;
+  bool is_time_up(shogi::Color c, int64_t elapsed_ms) const;
   // The longest c may think, measured locally from receiving the previous move, and still have
   // its move reach the server in time: the available time (one unit less when rounding up;
   // plus the delay when trusted), less the round trip and the margin. Never negative;
   // kNoLimit when c has no time limit.
-  int64_t think_limit_ms(engine::Color c, int64_t rtt_ms, int64_t margin_ms) const;
+  int64_t think_limit_ms(shogi::Color c, int64_t rtt_ms, int64_t margin_ms) const;
 
   // What the engine is told for our move (USI btime/wtime, byoyomi, binc/winc), such that
   // time_left[us] + byoyomi == think_limit_ms(us, rtt, margin): the engine never loses on time
@@ -91,13 +91,13 @@ class GameClock {
   // engine's time manager expects it so: engine/timeman.cpp); the round trip and margin are
   // taken from the byoyomi first, then from the main time. The opponent's entry is its
   // remaining time. With no time limit for us, movetime = unlimited_move_ms.
-  engine::SearchLimits search_limits(engine::Color us, int64_t rtt_ms, int64_t margin_ms,
+  engine::SearchLimits search_limits(shogi::Color us, int64_t rtt_ms, int64_t margin_ms,
                                      int64_t unlimited_move_ms) const;
 
  private:
-  ClockRules rules_[engine::kColorNb];
-  int64_t remaining_ms_[engine::kColorNb] = {0, 0};
-  int64_t used_ms_[engine::kColorNb] = {0, 0};
+  ClockRules rules_[shogi::kColorNb];
+  int64_t remaining_ms_[shogi::kColorNb] = {0, 0};
+  int64_t used_ms_[shogi::kColorNb] = {0, 0};
   ClockOptions options_;
   int64_t t_unit_ms_ = 1000;  // what one T counts
   bool stop_watch_ = false;

@@ -11,12 +11,12 @@
 #include <sstream>
 #include <utility>
 
-#include "engine/file_write.h"
-#include "engine/kif_record.h"
+#include "base/file_write.h"
+#include "shogi/kif_record.h"
 
 namespace client {
 
-using engine::Status;
+using base::Status;
 namespace fs = std::filesystem;
 
 namespace {
@@ -104,9 +104,9 @@ void GameFiles::start_game(const GameSummary& summary) {
   named_ = false;
 }
 
-Status GameFiles::write_record(const engine::CsaRecord& record) {
+Status GameFiles::write_record(const shogi::CsaRecord& record) {
   if (path_.empty()) return Status::error("no game started");
-  engine::CsaRecord r = record;
+  shogi::CsaRecord r = record;
   if (!r.find_info("START_TIME")) {
     auto at = r.info.begin();
     if (at != r.info.end()) ++at;  // after $EVENT
@@ -115,33 +115,33 @@ Status GameFiles::write_record(const engine::CsaRecord& record) {
   // The first write creates the record's name: its directory is synced once, not after every
   // move (a later rename lost in a power cut leaves the previous move's record, as a crash
   // does).
-  const engine::DirectorySync sync = named_ ? engine::DirectorySync::kNo : engine::DirectorySync::kYes;
+  const base::DirectorySync sync = named_ ? base::DirectorySync::kNo : base::DirectorySync::kYes;
   if (write_csa_)
     if (Status st =
-            engine::replace_file(path_, engine::write_csa_record(r, engine::CsaVersion::kV22), sync);
+            base::replace_file(path_, shogi::write_csa_record(r, shogi::CsaVersion::kV22), sync);
         !st)
       return st;
   if (write_kif_)
-    if (Status st = engine::replace_file(kif_path_, engine::write_kif_record(r), sync); !st)
+    if (Status st = base::replace_file(kif_path_, shogi::write_kif_record(r), sync); !st)
       return st;
   named_ = true;
   return Status::ok();
 }
 
 Status GameFiles::append_result(const GameResult& result, const GameSummary& summary,
-                                engine::Color us) {
+                                shogi::Color us) {
   const std::string path = results_path();
   std::string reason = game_end_reason_name(result.reason);
   if (!reason.empty() && reason[0] == '#') reason.erase(0, 1);
   std::ostringstream out;
   out << local_time_text(true) << '\t' << cell(result.game_id) << '\t'
-      << cell(summary.names[engine::kBlack]) << '\t' << cell(summary.names[engine::kWhite])
-      << '\t' << (us == engine::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
+      << cell(summary.names[shogi::kBlack]) << '\t' << cell(summary.names[shogi::kWhite])
+      << '\t' << (us == shogi::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
       << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(record_path()) << '\t'
       << result.ponder_hits << '/' << result.ponder_searches << '\t' << result.ponder_hit_ms
       << '\n';
   // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.
-  return engine::append_file(path, out.str());
+  return base::append_file(path, out.str());
 }
 
 }  // namespace client

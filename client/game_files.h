@@ -16,8 +16,8 @@
 
 #include "client/csa_protocol.h"
 #include "client/csa_session.h"
-#include "engine/csa_record.h"
-#include "engine/status.h"
+#include "shogi/csa_record.h"
+#include "base/status.h"
 
 namespace client {
 
@@ -31,15 +31,15 @@ class GameFiles {
   void set_formats(bool csa, bool kif) { write_csa_ = csa, write_kif_ = kif; }
 
   // Creates the directory if needed; the error names it.
-  engine::Status init();
+  base::Status init();
   // A new game: picks its file name (Game_ID made safe for a file name, with "-2", "-3", ...
   // when a file of that name exists already) and notes the start time for $START_TIME.
   void start_game(const GameSummary& summary);
   // Writes the current game's record (temp file, fsync, rename).
-  engine::Status write_record(const engine::CsaRecord& record);
+  base::Status write_record(const shogi::CsaRecord& record);
   // Appends the game's line to results.txt and syncs it.
-  engine::Status append_result(const GameResult& result, const GameSummary& summary,
-                               engine::Color us);
+  base::Status append_result(const GameResult& result, const GameSummary& summary,
+                               shogi::Color us);
 
   // The CSA record's path, or the KIF record's when only KIF is written.
   const std::string& record_path() const { return write_csa_ ? path_ : kif_path_; }

@@ -219,7 +219,7 @@ class ServerCore {
         events_(std::move(events)) {}
   ~ServerCore() { stop(); }
 
-  engine::Status start();
+  base::Status start();
   void stop() {
     std::lock_guard lock(control_mutex_);
     stopped_ = true;
@@ -576,7 +576,7 @@ void Connection::handle_request() {
   write_response();
 }
 
-engine::Status ServerCore::start() {
+base::Status ServerCore::start() {
   std::lock_guard lock(control_mutex_);
   std::string host = options_.bind == "localhost" ? std::string("127.0.0.1") : options_.bind;
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
@@ -585,18 +585,18 @@ engine::Status ServerCore::start() {
   const std::string where =
       "status http: " + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
       std::to_string(options_.port) + ": ";
-  if (started_ || stopped_) return engine::Status::error(where + "already started or stopped");
+  if (started_ || stopped_) return base::Status::error(where + "already started or stopped");
   if (options_.port < 0 || options_.port > 65535) {
-    return engine::Status::error(where + "port out of range");
+    return base::Status::error(where + "port out of range");
   }
   error_code ec;
   const asio::ip::address address = asio::ip::make_address(host, ec);
-  if (ec) return engine::Status::error(where + "not an IP address");
+  if (ec) return base::Status::error(where + "not an IP address");
   const tcp::endpoint endpoint(address, static_cast<unsigned short>(options_.port));
   const auto failed = [&](const char* step) {
     error_code ignored;
     acceptor_.close(ignored);
-    return engine::Status::error(where + step + ": " + ec.message());
+    return base::Status::error(where + step + ": " + ec.message());
   };
   acceptor_.open(endpoint.protocol(), ec);
   if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
@@ -619,7 +619,7 @@ engine::Status ServerCore::start() {
       }
     }
   });
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 void ServerCore::on_accept(error_code ec, tcp::socket socket) {
@@ -687,7 +687,7 @@ StatusHttpServer::StatusHttpServer(StatusHttpOptions options, RouteHandler route
                                    EventRenderer events)
     : impl_(std::make_unique<Impl>(std::move(options), std::move(routes), std::move(events))) {}
 StatusHttpServer::~StatusHttpServer() { impl_->stop(); }
-engine::Status StatusHttpServer::start() { return impl_->start(); }
+base::Status StatusHttpServer::start() { return impl_->start(); }
 int StatusHttpServer::port() const { return impl_->port(); }
 void StatusHttpServer::stop() { impl_->stop(); }
 void StatusHttpServer::notify_changed() { impl_->notify_changed(); }

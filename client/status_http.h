@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace client {
 
@@ -81,7 +81,7 @@ class StatusHttpServer {
 
   // Binds, listens and starts the thread. The error names "ADDRESS:PORT" and what failed.
   // Once only: a second call, or a call after stop(), is an error.
-  engine::Status start();
+  base::Status start();
   // The bound port. REQUIRES start() succeeded.
   int port() const;
   // Idempotent, any thread but the server's: closes the acceptor and every connection, joins.

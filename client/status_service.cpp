@@ -60,17 +60,17 @@ HttpReply record_reply(const StatusModel& model, const std::string& name) {
 
 }  // namespace
 
-engine::Status validate_status_page(int port, const std::string& bind, const std::string& token) {
-  if (port == 0) return engine::Status::ok();
+base::Status validate_status_page(int port, const std::string& bind, const std::string& token) {
+  if (port == 0) return base::Status::ok();
   if (!is_loopback_name(bind) && token.empty())
-    return engine::Status::error("status.bind \"" + bind.substr(0, 64) +
+    return base::Status::error("status.bind \"" + bind.substr(0, 64) +
                                  "\" is not a loopback address: the status page then needs "
                                  "status.token (or the environment variable " +
                                  kStatusTokenEnv + ")");
   for (char ch : token)
     if (ch <= ' ' || ch > '~')
-      return engine::Status::error("status.token must be printable ASCII without spaces");
-  return engine::Status::ok();
+      return base::Status::error("status.token must be printable ASCII without spaces");
+  return base::Status::ok();
 }
 
 std::string status_record_file(const StatusModel& model, const std::string& name) {
@@ -101,7 +101,7 @@ StatusService::StatusService(StatusServiceOptions options, StatusBoard& board)
 
 StatusService::~StatusService() { stop(); }
 
-engine::Status StatusService::start() {
+base::Status StatusService::start() {
   StatusHttpOptions http;
   http.bind = options_.bind;
   http.port = options_.port;
@@ -136,7 +136,7 @@ engine::Status StatusService::start() {
     return render_status_json(board.snapshot(), steady_ms(), unix_time_ms(), channel);
   };
   http_ = std::make_shared<StatusHttpServer>(http, routes, events);
-  if (engine::Status st = http_->start(); !st) {
+  if (base::Status st = http_->start(); !st) {
     http_.reset();
     return st;
   }
@@ -145,7 +145,7 @@ engine::Status StatusService::start() {
   board_.set_listener([server = std::weak_ptr<StatusHttpServer>(http_)] {
     if (std::shared_ptr<StatusHttpServer> s = server.lock()) s->notify_changed();
   });
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 int StatusService::port() const { return http_->port(); }

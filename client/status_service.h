@@ -14,7 +14,7 @@
 #include <string>
 
 #include "client/status_board.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace client {
 
@@ -35,7 +35,7 @@ class StatusService {
 
   // Listens; the error names the address and port. Then every board update reaches the
   // pages that watch.
-  engine::Status start();
+  base::Status start();
   int port() const;  // REQUIRES: start() succeeded
   void stop();
 
@@ -50,7 +50,7 @@ constexpr const char* kStatusTokenEnv = "SASHITE_STATUS_TOKEN";
 
 // The page's settings before it starts (port 0: no page, nothing to check): a bind other than
 // loopback needs a token; a token is printable ASCII without spaces.
-engine::Status validate_status_page(int port, const std::string& bind, const std::string& token);
+base::Status validate_status_page(int port, const std::string& bind, const std::string& token);
 
 // The local file a /records/ path names, from the games the model lists ("" when none):
 // "<Game_ID>.csa" or "<Game_ID>.kifu", the Game_ID percent-decoded already.

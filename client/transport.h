@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "client/csa_protocol.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace client {
 

@@ -3,16 +3,16 @@
 
 #include <algorithm>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/words.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "base/words.h"
 #include "usi/usi_info.h"
 
 namespace client {
 
-using engine::Status;
+using base::Status;
 using Milliseconds = std::chrono::milliseconds;
-using engine::split_words;
+using base::split_words;
 using Words = std::vector<std::string_view>;
 
 namespace {
@@ -29,7 +29,7 @@ bool starts_with_word(std::string_view line, std::string_view word) {
 // "position startpos moves ..." or "position sfen ... moves ...".
 std::string position_command(const SearchRequest& r) {
   std::string s = "position ";
-  s += r.sfen == engine::Position::kStartSfen || r.sfen == "startpos" ? std::string("startpos")
+  s += r.sfen == shogi::Position::kStartSfen || r.sfen == "startpos" ? std::string("startpos")
                                                                        : "sfen " + r.sfen;
   if (!r.usi_moves.empty()) {
     s += " moves";
@@ -48,34 +48,34 @@ std::string go_command(const engine::SearchLimits& l, bool with_increment) {
     // No time limit: a fixed time per move, in the form every USI engine reads.
     return s + " btime 0 wtime 0 byoyomi " + std::to_string(l.movetime_ms);
   }
-  s += " btime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kBlack]));
-  s += " wtime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[engine::kWhite]));
-  if (with_increment && (l.increment_ms[engine::kBlack] > 0 || l.increment_ms[engine::kWhite] > 0)) {
-    s += " binc " + std::to_string(l.increment_ms[engine::kBlack]);
-    s += " winc " + std::to_string(l.increment_ms[engine::kWhite]);
+  s += " btime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[shogi::kBlack]));
+  s += " wtime " + std::to_string(std::max<int64_t>(0, l.time_left_ms[shogi::kWhite]));
+  if (with_increment && (l.increment_ms[shogi::kBlack] > 0 || l.increment_ms[shogi::kWhite] > 0)) {
+    s += " binc " + std::to_string(l.increment_ms[shogi::kBlack]);
+    s += " winc " + std::to_string(l.increment_ms[shogi::kWhite]);
   }
   if (l.byoyomi_ms > 0 || !with_increment ||
-      l.increment_ms[engine::kBlack] + l.increment_ms[engine::kWhite] == 0)
+      l.increment_ms[shogi::kBlack] + l.increment_ms[shogi::kWhite] == 0)
     s += " byoyomi " + std::to_string(std::max<int64_t>(0, l.byoyomi_ms));
   return s;
 }
 
 // A USI score as our Value (the side to move's view).
-engine::Value value_of(const usi::SearchScore& s) {
+shogi::Value value_of(const usi::SearchScore& s) {
   if (!s.is_mate)
-    return engine::Value(
-        std::clamp(s.cp, int(engine::kValueMatedInMaxPly) + 1, int(engine::kValueMateInMaxPly) - 1));
-  const int plies = s.mate_plies >= 0 ? std::min(s.mate_plies, engine::kMaxPly) : engine::kMaxPly;
-  return s.mating ? engine::mate_in(plies) : engine::mated_in(plies);
+    return shogi::Value(
+        std::clamp(s.cp, int(shogi::kValueMatedInMaxPly) + 1, int(shogi::kValueMateInMaxPly) - 1));
+  const int plies = s.mate_plies >= 0 ? std::min(s.mate_plies, shogi::kMaxPly) : shogi::kMaxPly;
+  return s.mating ? shogi::mate_in(plies) : shogi::mated_in(plies);
 }
 
 // The moves of a PV read over `pos`, up to the first one that is not legal there.
-std::vector<engine::Move> read_pv(engine::Position pos, const Words& words,
+std::vector<shogi::Move> read_pv(shogi::Position pos, const Words& words,
                                   size_t first) {
-  std::vector<engine::Move> pv;
+  std::vector<shogi::Move> pv;
   for (size_t i = first; i < words.size() && pv.size() < 64; ++i) {
-    engine::Move m;
-    if (!engine::parse_usi_move(pos, words[i], m) || !engine::legal_moves(pos).contains(m)) break;
+    shogi::Move m;
+    if (!shogi::parse_usi_move(pos, words[i], m) || !shogi::legal_moves(pos).contains(m)) break;
     pv.push_back(m);
     pos.do_move(m);
   }
@@ -250,11 +250,11 @@ void UsiEnginePlayer::run() {
       std::string line;
       for (;;) {
         const auto r = process_->read_line(line, Clock::now() + Milliseconds(kPollMs));
-        if (r == usi::ChildProcess::ReadResult::kLine) {
+        if (r == base::ChildProcess::ReadResult::kLine) {
           on_line(line);
           continue;
         }
-        if (r == usi::ChildProcess::ReadResult::kClosed)
+        if (r == base::ChildProcess::ReadResult::kClosed)
           engine_lost("it closed its output (" + process_->exit_description() + ")");
         break;
       }
@@ -293,7 +293,7 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
   for (;;) {
     serve_commands_while_waiting();
     switch (process_->read_line(line, std::min(deadline, Clock::now() + Milliseconds(kPollMs)))) {
-      case usi::ChildProcess::ReadResult::kLine:
+      case base::ChildProcess::ReadResult::kLine:
         if (starts_with_word(line, word)) return true;
         // What the engine could not set up (its weights, its book), once per distinct line: an
         // engine that plays without them must not go unnoticed over weeks of games.
@@ -307,11 +307,11 @@ bool UsiEnginePlayer::wait_for(const std::string& word, int64_t timeout_ms, std:
         }
         if (!handshake_line(line)) log(LogLevel::kDebug, "< " + line);
         break;
-      case usi::ChildProcess::ReadResult::kTimeout:
+      case base::ChildProcess::ReadResult::kTimeout:
         if (Clock::now() < deadline) break;
         error = "no " + word + " within " + std::to_string(timeout_ms) + " ms";
         return false;
-      case usi::ChildProcess::ReadResult::kClosed:
+      case base::ChildProcess::ReadResult::kClosed:
         process_->stop(Clock::now() + Milliseconds(500));
         error = "it closed its output while we waited for " + word + " (" +
                 process_->exit_description() + ")";
@@ -550,8 +550,8 @@ void UsiEnginePlayer::go(Command& c) {
                            : c.posted + Milliseconds(c.request.deadline_ms - c.request.started_ms);
   if (Status st = g.position.set_sfen(c.request.sfen); !st) return fallback(g, st.message());
   for (const std::string& text : c.request.usi_moves) {
-    engine::Move m;
-    if (Status st = engine::parse_usi_move(g.position, text, m); !st)
+    shogi::Move m;
+    if (Status st = shogi::parse_usi_move(g.position, text, m); !st)
       return fallback(g, "the position's move " + text + ": " + st.message());
     g.position.do_move(m);
   }
@@ -590,7 +590,7 @@ void UsiEnginePlayer::on_info(const std::string& line) {
   for (size_t i = 1; i < w.size(); ++i) {
     if (w[i] == "string") return;
     if (w[i] == "pv") {
-      std::vector<engine::Move> pv = read_pv(it->position, w, i + 1);
+      std::vector<shogi::Move> pv = read_pv(it->position, w, i + 1);
       if (!pv.empty()) it->pv = std::move(pv);
       return;
     }
@@ -616,9 +616,9 @@ void UsiEnginePlayer::on_bestmove(const std::string& line) {
       why = "'bestmove win' where the declaration is not valid";
     }
   } else {
-    engine::Move move;
-    if (word.empty() || !engine::parse_usi_move(it->position, word, move) ||
-        !engine::legal_moves(it->position).contains(move)) {
+    shogi::Move move;
+    if (word.empty() || !shogi::parse_usi_move(it->position, word, move) ||
+        !shogi::legal_moves(it->position).contains(move)) {
       usable = false;
       why = "'" + line + "' is not a legal move here";
     } else {
@@ -634,9 +634,9 @@ void UsiEnginePlayer::on_bestmove(const std::string& line) {
       }
       // "bestmove X ponder Y": the reply the engine expects, when the PV did not give it.
       if (m.pv.size() == 1 && w.size() >= 4 && w[2] == "ponder") {
-        engine::Position after = it->position;
+        shogi::Position after = it->position;
         after.do_move(m.move);
-        const std::vector<engine::Move> reply = read_pv(after, w, 3);
+        const std::vector<shogi::Move> reply = read_pv(after, w, 3);
         if (!reply.empty()) m.pv.push_back(reply.front());
       }
     }

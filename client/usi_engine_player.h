@@ -39,7 +39,7 @@
 
 #include "client/csa_config.h"
 #include "client/engine_player.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "usi/usi_engine_process.h"
 
 namespace client {
@@ -81,7 +81,7 @@ class UsiEnginePlayer : public EnginePlayer {
   void set_log(LogSink sink) override;
   // Starts the engine and waits for its handshake (usiok, readyok); the error says what
   // failed ("cannot run ...", "no usiok within 30000 ms", "exited with status 1").
-  engine::Status prepare() override;
+  base::Status prepare() override;
   void new_game(const GameSummary& summary) override;
   void start(const SearchRequest& request, AnswerCallback answer) override;
   void ponderhit(uint64_t search_id, const SearchRequest& request) override;
@@ -110,7 +110,7 @@ class UsiEnginePlayer : public EnginePlayer {
   struct Go {
     SearchRequest request;
     AnswerCallback answer;
-    engine::Position position;  // where the bestmove and the PV are read
+    shogi::Position position;  // where the bestmove and the PV are read
     bool pondering = false;     // go ponder, neither ponderhit nor stop sent yet
     bool stop_sent = false;
     Clock::time_point stop_time;
@@ -118,9 +118,9 @@ class UsiEnginePlayer : public EnginePlayer {
     bool wanted = true;          // the client still wants its answer
     bool bestmove_read = false;  // its bestmove came (held while pondering)
     std::optional<EngineMove> held;
-    std::optional<engine::Value> score;
+    std::optional<shogi::Value> score;
     std::optional<uint64_t> nodes, nps;  // from its info lines, for the status page
-    std::vector<engine::Move> pv;
+    std::vector<shogi::Move> pv;
   };
 
   void post(Command command);
@@ -154,7 +154,7 @@ class UsiEnginePlayer : public EnginePlayer {
   mutable std::mutex mutex_;  // guards the members down to `log_`
   std::condition_variable cv_;
   std::deque<Command> commands_;
-  std::optional<engine::Status> launch_status_;  // the first launch's outcome, for prepare()
+  std::optional<base::Status> launch_status_;  // the first launch's outcome, for prepare()
   bool busy_ = false;                            // the engine thread is executing commands
   size_t active_searches_ = 0;                   // gos waiting for an answer, and fallbacks
   bool answers_closed_ = false;                  // wait() has returned: no more answers

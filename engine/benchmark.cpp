@@ -1,13 +1,14 @@
 // The move-generation benchmark: times perft over positions with published counts (a fixed
 // suite, or the lines of a perft reference file).
 #include "engine/benchmark.h"
+#include "engine/names.h"
 
 #include <chrono>
 #include <cstdio>
 #include <sstream>
 
-#include "engine/perft.h"
-#include "engine/position.h"
+#include "shogi/perft.h"
+#include "shogi/position.h"
 
 namespace engine {
 

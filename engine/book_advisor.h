@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine {
 

@@ -6,7 +6,8 @@
 #include <cstring>
 
 #include "engine/movepick.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine {
 

@@ -8,9 +8,10 @@
 
 #include "engine/eval/weights.h"
 #include "engine/mate/svm_model.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 #include "engine/search.h"
-#include "engine/shipped_file.h"
+#include "base/shipped_file.h"
+#include "engine/names.h"
 
 namespace engine {
 namespace {

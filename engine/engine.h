@@ -10,9 +10,10 @@
 
 #include "engine/book_advisor.h"
 #include "engine/options.h"
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine {
 

@@ -1,5 +1,6 @@
 // Futility margins by target precision: counting and choosing.
 #include "engine/futility.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <cstdio>

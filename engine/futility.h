@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine {
 

@@ -1,5 +1,6 @@
 // MovePicker: staged generation and ordering of moves.
 #include "engine/movepick.h"
+#include "engine/names.h"
 
 #include <algorithm>
 

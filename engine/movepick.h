@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 
 namespace engine {
 

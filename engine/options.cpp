@@ -1,5 +1,6 @@
 // Options: typed settings with range checks and USI descriptions.
 #include "engine/options.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <cctype>

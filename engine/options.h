@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
+#include "engine/names.h"
 
 namespace engine {
 

@@ -9,6 +9,7 @@
 #include "engine/mate/mate1.h"
 #include "engine/mate/mate_table.h"
 #include "engine/mate/svm_control.h"
+#include "engine/names.h"
 #include "engine/see.h"
 
 namespace engine {

@@ -5,7 +5,8 @@
 #include <cstdio>
 
 #include "engine/engine.h"
-#include "engine/notation.h"
+#include "engine/names.h"
+#include "shogi/notation.h"
 
 namespace engine {
 

@@ -1,6 +1,8 @@
 // The search benchmark: fixed positions searched to a fixed depth on one thread.
 #pragma once
 
+#include "engine/names.h"
+
 #include <cstdint>
 #include <ostream>
 #include <string>

@@ -2,7 +2,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/notation.h"
+#include "shogi/notation.h"
+#include "engine/names.h"
 #include "engine/search.h"
 
 namespace engine {

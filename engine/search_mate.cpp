@@ -2,6 +2,7 @@
 // node limit steered by the mate prediction); the root's mate guard.
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
+#include "engine/names.h"
 #include "engine/search.h"
 
 namespace engine {

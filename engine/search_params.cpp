@@ -1,6 +1,7 @@
 // The tunable parameters: names, defaults (the values the search was measured with), ranges
 // that keep every formula defined, and SPSA steps of about a twentieth of each range.
 #include "engine/search_params.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <cctype>

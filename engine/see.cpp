@@ -1,5 +1,6 @@
 // Static exchange evaluation by the swap algorithm.
 #include "engine/see.h"
+#include "engine/names.h"
 
 namespace engine {
 

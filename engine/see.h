@@ -1,8 +1,9 @@
 // Static exchange evaluation: the material outcome of the captures on one square.
 #pragma once
 
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine {
 

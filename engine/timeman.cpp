@@ -1,5 +1,6 @@
 // Time management: the budget formulas.
 #include "engine/timeman.h"
+#include "engine/names.h"
 
 #include <algorithm>
 

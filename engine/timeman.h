@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "engine/engine.h"
+#include "engine/names.h"
 #include "engine/search_params.h"
 
 namespace engine {

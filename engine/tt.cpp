@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "engine/huge_pages.h"
+#include "base/huge_pages.h"
+#include "engine/names.h"
 
 namespace engine {
 

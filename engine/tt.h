@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/huge_pages.h"
-#include "engine/types.h"
+#include "base/huge_pages.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine {
 

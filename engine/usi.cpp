@@ -10,10 +10,11 @@
 #include <ostream>
 
 #include "engine/mate/usi_mate.h"
-#include "engine/notation.h"
-#include "engine/shown_text.h"
-#include "engine/text_lines.h"
-#include "engine/version.h"
+#include "shogi/notation.h"
+#include "base/shown_text.h"
+#include "base/text_lines.h"
+#include "base/version.h"
+#include "engine/names.h"
 
 namespace engine {
 namespace {

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "base/status.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine {
 

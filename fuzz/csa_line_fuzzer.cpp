@@ -16,7 +16,7 @@
 
 #include "client/csa_protocol.h"
 #include "client/transport.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 #include "fuzz/fuzz_check.h"
 
 using namespace client;

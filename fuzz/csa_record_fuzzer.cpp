@@ -14,12 +14,13 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/csa_notation.h"
-#include "engine/csa_record.h"
-#include "engine/position.h"
+#include "shogi/csa_notation.h"
+#include "shogi/csa_record.h"
+#include "shogi/position.h"
 #include "fuzz/fuzz_check.h"
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

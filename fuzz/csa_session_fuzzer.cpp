@@ -39,10 +39,10 @@
 #include "client/csa_protocol.h"
 #include "client/csa_session.h"
 #include "client/transport.h"
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "fuzz/fuzz_check.h"
 
 using namespace client;
@@ -63,13 +63,13 @@ std::optional<int64_t> parse_int(std::string_view s) {
   return v;
 }
 
-engine::Position request_position(const SearchRequest& r) {
-  engine::Position pos;
-  const engine::Status st = pos.set_sfen(r.sfen);
+shogi::Position request_position(const SearchRequest& r) {
+  shogi::Position pos;
+  const base::Status st = pos.set_sfen(r.sfen);
   FUZZ_CHECK(st, "search request with a bad SFEN '" + r.sfen + "': " + st.message());
   for (const std::string& u : r.usi_moves) {
-    engine::Move m;
-    const engine::Status ms = engine::parse_usi_move(pos, u, m);
+    shogi::Move m;
+    const base::Status ms = shogi::parse_usi_move(pos, u, m);
     FUZZ_CHECK(ms, "search request with an illegal move " + u + " after " + pos.sfen());
     pos.do_move(m);
   }
@@ -120,8 +120,8 @@ class Harness {
       engine_move(cmd.substr(1));
     } else if (cmd.starts_with("E")) {
       if (!search_) return;
-      const engine::Position pos = request_position(*search_);
-      const engine::MoveList moves = engine::legal_moves(pos);
+      const shogi::Position pos = request_position(*search_);
+      const shogi::MoveList moves = shogi::legal_moves(pos);
       EngineMove em;
       if (moves.size() == 0) {
         em.kind = EngineMove::Kind::kResign;
@@ -158,7 +158,7 @@ class Harness {
  private:
   void engine_move(std::string_view text) {
     if (!search_) return;
-    const engine::Position pos = request_position(*search_);
+    const shogi::Position pos = request_position(*search_);
     std::vector<std::string_view> words;
     for (size_t p = 0; p < text.size();) {
       const size_t e = std::min(text.find(' ', p), text.size());
@@ -167,25 +167,25 @@ class Harness {
     }
     if (words.empty()) return;
     EngineMove em;
-    if (!engine::parse_csa_move(pos, words[0], em.move)) {
+    if (!shogi::parse_csa_move(pos, words[0], em.move)) {
       // A buggy engine's move: "+7776FU" built by hand, whatever the board holds.
       const std::string_view t = words[0];
       if (t.size() != 7) return;
       auto digit = [&](size_t i) { return t[i] >= '1' && t[i] <= '9'; };
-      const engine::PieceType pt = engine::piece_type_from_csa(t.substr(5, 2));
-      if (!digit(1) || !digit(2) || !digit(3) || !digit(4) || pt == engine::kNoPieceType) return;
-      auto sq = [&](size_t i) { return engine::make_square(t[i] - '1', t[i + 1] - '1'); };
-      em.move = engine::Move::board(sq(1), sq(3), false, engine::make_piece(pos.side_to_move(), pt));
+      const shogi::PieceType pt = shogi::piece_type_from_csa(t.substr(5, 2));
+      if (!digit(1) || !digit(2) || !digit(3) || !digit(4) || pt == shogi::kNoPieceType) return;
+      auto sq = [&](size_t i) { return shogi::make_square(t[i] - '1', t[i + 1] - '1'); };
+      em.move = shogi::Move::board(sq(1), sq(3), false, shogi::make_piece(pos.side_to_move(), pt));
       return answer(em);
     }
     if (words.size() >= 2) {
       if (auto s = parse_int(words[1])) em.score = int(std::min<int64_t>(*s, 100000)) - 50000;
-      engine::Position p = pos;
+      shogi::Position p = pos;
       em.pv.push_back(em.move);
       p.do_move(em.move);
       for (size_t i = 2; i < words.size(); ++i) {
-        engine::Move m;
-        if (!engine::parse_csa_move(p, words[i], m)) break;
+        shogi::Move m;
+        if (!shogi::parse_csa_move(p, words[i], m)) break;
         em.pv.push_back(m);
         p.do_move(m);
       }
@@ -235,7 +235,7 @@ class Harness {
     } else if (std::holds_alternative<action::GameEnded>(a)) {
       search_.reset();
     } else if (std::holds_alternative<action::RecordUpdated>(a)) {
-      (void)engine::write_csa_record(session_->record(), engine::CsaVersion::kV30);
+      (void)shogi::write_csa_record(session_->record(), shogi::CsaVersion::kV30);
     }
   }
 
@@ -244,7 +244,7 @@ class Harness {
     FUZZ_CHECK(line.find_first_of("\r\n") == std::string::npos, "sent a line with CR/LF: " + q);
     FUZZ_CHECK(line.size() <= kMaxLineLength, "sent an overlong line: " + q);
     ClientLine cl;
-    const engine::Status st = parse_client_line(line, cl);
+    const base::Status st = parse_client_line(line, cl);
     FUZZ_CHECK(st, "sent a line that is not a client line: " + q + ": " + st.message());
     if (cl.type == ClientLineType::kMove) last_move_ = cl.move.move;
   }

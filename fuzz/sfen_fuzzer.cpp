@@ -14,13 +14,14 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "fuzz/fuzz_check.h"
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

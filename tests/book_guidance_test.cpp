@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "engine/engine.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace book_guidance_test {
 

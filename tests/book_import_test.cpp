@@ -17,9 +17,9 @@
 #include "book/import_joseki_dat.h"
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
-#include "engine/csa_record.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/csa_record.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"
@@ -42,7 +42,7 @@ BookBuilder through_yaneuraou(const BookBuilder& in, std::string* text_out = nul
   REQUIRE(write_yaneuraou_book(sorted_entries(in), text).is_ok());
   BookBuilder out;
   ImportStats stats;
-  engine::Status s = import_yaneuraou_book_text(text.str(), "export", out, stats);
+  base::Status s = import_yaneuraou_book_text(text.str(), "export", out, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.skipped == 0);
   if (text_out) *text_out = text.str();
@@ -72,7 +72,7 @@ void check_same_book(const BookBuilder& a, const BookBuilder& b) {
 }
 
 const BookEntry& entry_of(const BookBuilder& b, const std::string& sfen) {
-  engine::Position pos;
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(sfen).is_ok());
   auto it = b.entries().find(pos.key());
   REQUIRE(it != b.entries().end());
@@ -81,7 +81,7 @@ const BookEntry& entry_of(const BookBuilder& b, const std::string& sfen) {
 
 const BookMove* find_move(const BookEntry& e, const std::string& usi) {
   for (const BookMove& m : e.moves)
-    if (engine::format_usi_move(m.move) == usi) return &m;
+    if (shogi::format_usi_move(m.move) == usi) return &m;
   return nullptr;
 }
 
@@ -91,8 +91,9 @@ void put_int(std::string& out, int32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(char(uint32_t(v) >> shift));
 }
 
-int osl_ptype(engine::PieceType t) {
-  using namespace engine;
+int osl_ptype(shogi::PieceType t) {
+  using namespace base;
+  using namespace shogi;
   switch (t) {
     case kProPawn:
       return 2;
@@ -127,8 +128,8 @@ int osl_ptype(engine::PieceType t) {
   }
 }
 
-int osl_square(engine::Square s) {
-  return (engine::file_of(s) + 1) << 4 | (engine::rank_of(s) + 1);
+int osl_square(shogi::Square s) {
+  return (shogi::file_of(s) + 1) << 4 | (shogi::rank_of(s) + 1);
 }
 
 struct DatMove {
@@ -143,7 +144,8 @@ struct DatState {
 };
 
 std::string make_joseki_dat(const std::vector<DatState>& states) {
-  using namespace engine;
+  using namespace base;
+  using namespace shogi;
   std::string header, state_bytes, move_bytes, board_bytes;
   int n_moves = 0;
   for (const DatState& st : states) {
@@ -201,7 +203,7 @@ const char* const kAfterBishopTrade =
 TEST_CASE("book import: GPS TSV round trip through YaneuraOu") {
   BookBuilder gps;
   ImportStats stats;
-  engine::Status s = import_gps_tsv(kData + "/book/gps_sample.tsv", gps, stats);
+  base::Status s = import_gps_tsv(kData + "/book/gps_sample.tsv", gps, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   std::string text;
   BookBuilder back = through_yaneuraou(gps, &text);
@@ -224,7 +226,7 @@ TEST_CASE("book import: joseki.dat fixture, and its round trip") {
   });
   BookBuilder book;
   ImportStats stats;
-  engine::Status s = import_joseki_dat_bytes(dat, "fixture.dat", book, stats);
+  base::Status s = import_joseki_dat_bytes(dat, "fixture.dat", book, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.rows == 4);
   CHECK(book.position_count() == 3);  // states with moves
@@ -261,7 +263,7 @@ TEST_CASE("book import: GPS's own joseki.dat agrees with OSL's reader") {
   }
   BookBuilder book;
   ImportStats stats;
-  engine::Status s = import_joseki_dat(path, book, stats);
+  base::Status s = import_joseki_dat(path, book, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   osl::book::WeightedBook oracle(path.c_str());
   CHECK(stats.rows == 73498);
@@ -290,7 +292,7 @@ TEST_CASE("book import: GPS's own joseki.dat agrees with OSL's reader") {
 TEST_CASE("book import: YaneuraOu text book, values, skipped lines, round trip") {
   BookBuilder book;
   ImportStats stats;
-  engine::Status s = import_yaneuraou_book(kData + "/book/tiny_yaneuraou.db", book, stats);
+  base::Status s = import_yaneuraou_book(kData + "/book/tiny_yaneuraou.db", book, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.rows == 7);
   CHECK(stats.skipped == 1);  // 5e5d is not a move of the start position
@@ -338,33 +340,33 @@ TEST_CASE("book import: record winners from the special moves") {
   struct Case {
     const char* file;
     bool decisive;
-    engine::Color winner;
+    shogi::Color winner;
   } cases[] = {
-      {"g000001.csa", true, engine::kBlack},                  // checked below from the move count
-      {"utf8_WCSC28_L2_HIM_NRK.csa", true, engine::kBlack},   // %-ILLEGAL_ACTION
-      {"utf8_WCSC28_L8_WOD_YUU.csa", true, engine::kWhite},   // %+ILLEGAL_ACTION
-      {"utf8_WCSC28_U1_USA_NAN.csa", false, engine::kBlack},  // %SENNICHITE
-      {"utf8_WCSC28_U4_HFW_APR.csa", false, engine::kBlack},  // %CHUDAN
+      {"g000001.csa", true, shogi::kBlack},                  // checked below from the move count
+      {"utf8_WCSC28_L2_HIM_NRK.csa", true, shogi::kBlack},   // %-ILLEGAL_ACTION
+      {"utf8_WCSC28_L8_WOD_YUU.csa", true, shogi::kWhite},   // %+ILLEGAL_ACTION
+      {"utf8_WCSC28_U1_USA_NAN.csa", false, shogi::kBlack},  // %SENNICHITE
+      {"utf8_WCSC28_U4_HFW_APR.csa", false, shogi::kBlack},  // %CHUDAN
   };
   for (const Case& c : cases) {
-    engine::CsaRecord record;
-    REQUIRE(engine::load_csa_record_file(kData + "/records/" + c.file, record).is_ok());
-    engine::Color winner = engine::kBlack;
+    shogi::CsaRecord record;
+    REQUIRE(shogi::load_csa_record_file(kData + "/records/" + c.file, record).is_ok());
+    shogi::Color winner = shogi::kBlack;
     CHECK_MESSAGE(record_winner(record, winner) == c.decisive, c.file);
     if (std::string(c.file) == "g000001.csa") {
       // %TORYO: the side to move after the last move resigned.
-      const engine::Color to_move = record.moves.size() % 2 ? engine::kWhite : engine::kBlack;
+      const shogi::Color to_move = record.moves.size() % 2 ? shogi::kWhite : shogi::kBlack;
       CHECK(winner == ~to_move);
     } else if (c.decisive) {
       CHECK_MESSAGE(winner == c.winner, c.file);
     }
   }
-  engine::CsaRecord kachi;
+  shogi::CsaRecord kachi;
   REQUIRE(
-      engine::load_csa_record_file(kData + "/records/utf8_WCSC28_U1_TSG_HFW.csa", kachi).is_ok());
-  engine::Color winner = engine::kWhite;
+      shogi::load_csa_record_file(kData + "/records/utf8_WCSC28_U1_TSG_HFW.csa", kachi).is_ok());
+  shogi::Color winner = shogi::kWhite;
   REQUIRE(record_winner(kachi, winner));
-  const engine::Color to_move = kachi.moves.size() % 2 ? engine::kWhite : engine::kBlack;
+  const shogi::Color to_move = kachi.moves.size() % 2 ? shogi::kWhite : shogi::kBlack;
   CHECK(winner == to_move);  // the declaring side wins
 }
 
@@ -428,7 +430,7 @@ TEST_CASE("book import: CSA records, filters, round trip") {
   CHECK(n == 2);
 
   ImportStats missing;
-  engine::Status s = import_csa_records({kData + "/no-such-dir"}, RecordFilter(), p, missing);
+  base::Status s = import_csa_records({kData + "/no-such-dir"}, RecordFilter(), p, missing);
   CHECK(s.message().find("no-such-dir: no such file or directory") != std::string::npos);
 }
 
@@ -460,7 +462,7 @@ TEST_CASE("book import: every format through the LevelDB store and back") {
   }
   REQUIRE(load_book(dir, stored).is_ok());
   for (const BookEntry& e : stored)
-    if (e.key == engine::Position().key()) CHECK(e.moves.front().count == 14);
+    if (e.key == shogi::Position().key()) CHECK(e.moves.front().count == 14);
   fs::remove_all(templ);
 }
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "book/book_db.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tests/temp_dir.h"
 
 namespace book_player_test {
@@ -20,7 +20,7 @@ using client::BookPlay;
 using client::BookPlayer;
 using client::BookPlayOptions;
 using engine::BookMode;
-using engine::Position;
+using shogi::Position;
 
 namespace {
 
@@ -31,8 +31,8 @@ Position after(const std::string& moves) {
   while (i < moves.size()) {
     size_t j = moves.find(' ', i);
     if (j == std::string::npos) j = moves.size();
-    engine::Move m;
-    REQUIRE(engine::parse_usi_move(pos, moves.substr(i, j - i), m).is_ok());
+    shogi::Move m;
+    REQUIRE(shogi::parse_usi_move(pos, moves.substr(i, j - i), m).is_ok());
     pos.do_move(m);
     i = j + 1;
   }
@@ -55,7 +55,7 @@ struct SmallBook {
       e.position = book::PackedPosition::from(pos);
       for (const auto& [usi, count] : moves) {
         book::BookMove m;
-        REQUIRE(engine::parse_usi_move(pos, usi, m.move).is_ok());
+        REQUIRE(shogi::parse_usi_move(pos, usi, m.move).is_ok());
         m.count = count;
         e.moves.push_back(m);
       }
@@ -76,7 +76,7 @@ BookPlayOptions options_for(const SmallBook& b, BookMode mode, uint64_t seed = 1
 }
 
 std::string usi(const std::optional<BookPlay>& p) {
-  return p ? engine::format_usi_move(p->move) : std::string("none");
+  return p ? shogi::format_usi_move(p->move) : std::string("none");
 }
 
 }  // namespace
@@ -91,7 +91,7 @@ TEST_CASE("book player: an exact hit plays a legal book move and says so") {
   for (int i = 0; i < 20; ++i) {
     const std::optional<BookPlay> p = player.choose(start);
     REQUIRE(p);
-    CHECK(engine::legal_moves(start).contains(p->move));
+    CHECK(shogi::legal_moves(start).contains(p->move));
     const std::string m = usi(p);
     CHECK((m == "7g7f" || m == "2g2f" || m == "5g5f"));
     CHECK(p->exact);
@@ -136,7 +136,7 @@ TEST_CASE(
     const std::optional<BookPlay> p = similar.choose(q);
     REQUIRE(p);
     CHECK((usi(p) == "3c3d" || usi(p) == "8c8d"));
-    CHECK(engine::legal_moves(q).contains(p->move));
+    CHECK(shogi::legal_moves(q).contains(p->move));
     CHECK_FALSE(p->exact);
     CHECK(p->distance > 0);
     CHECK(p->note.find("similar, distance") != std::string::npos);
@@ -241,7 +241,7 @@ TEST_CASE("book player: a book that cannot be read is an error naming it") {
   const std::string missing = dir.sub("no-such-book");
   BookPlayOptions o;
   o.path = missing;
-  engine::Status s = player.open(o);
+  base::Status s = player.open(o);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find(missing) != std::string::npos);
   CHECK(s.message().find("does not exist") != std::string::npos);
@@ -280,7 +280,7 @@ TEST_CASE("book player: mode off reads nothing and plays nothing") {
 TEST_CASE("book player: the default path is the engine's shipped book") {
   BookPlayer player;
   BookPlayOptions o;  // path ""
-  const engine::Status s = player.open(o);
+  const base::Status s = player.open(o);
   // Found or not (a build without the book), the directory is book/default.
   if (s.is_ok()) {
     CHECK(player.path().ends_with("book/default"));
@@ -299,7 +299,7 @@ namespace {
 // Records what reaches the engine behind the book.
 class RecordingEngine : public client::EnginePlayer {
  public:
-  engine::Status prepare() override { return engine::Status::ok(); }
+  base::Status prepare() override { return base::Status::ok(); }
   void new_game(const client::GameSummary&) override {}
   void start(const client::SearchRequest& r, AnswerCallback answer) override {
     started.push_back(r.id);
@@ -316,7 +316,7 @@ class RecordingEngine : public client::EnginePlayer {
 client::SearchRequest request_after(uint64_t id, std::vector<std::string> moves, bool ponder = false) {
   client::SearchRequest r;
   r.id = id;
-  r.sfen = engine::Position::kStartSfen;
+  r.sfen = shogi::Position::kStartSfen;
   r.usi_moves = std::move(moves);
   r.limits.ponder = ponder;
   return r;
@@ -343,7 +343,7 @@ TEST_CASE("book front: book positions get the book's move, the rest go to the en
   front.ponderhit(2, request_after(2, {"7g7f"}));
   REQUIRE(answers.size() == 2);
   CHECK(answers[1].first == 2);
-  const std::string reply = engine::format_usi_move(answers[1].second.move);
+  const std::string reply = shogi::format_usi_move(answers[1].second.move);
   CHECK((reply == "3c3d" || reply == "8c8d"));
   CHECK(engine.hits.empty());
   // Only similar (White to move after 1g1f, not in the book): the engine plays it, and the

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "book/book_db.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "run_command.h"
 
 #ifndef SASHITE_BINARY
@@ -37,13 +37,13 @@ struct ReadOnlyBook {
     fs::permissions(root, fs::perms(0755));
     book::BookDb db;
     REQUIRE(db.open(book_dir(), true).is_ok());
-    engine::Position pos;
+    shogi::Position pos;
     book::BookEntry e;
     e.key = pos.key();
     e.position = book::PackedPosition::from(pos);
     for (const auto& [usi, count] : {std::pair<const char*, uint32_t>{"7g7f", 3}, {"2g2f", 1}}) {
       book::BookMove m;
-      REQUIRE(engine::parse_usi_move(pos, usi, m.move).is_ok());
+      REQUIRE(shogi::parse_usi_move(pos, usi, m.move).is_ok());
       m.count = count;
       e.moves.push_back(m);
     }
@@ -129,9 +129,9 @@ TEST_CASE("a book opened from its private copy refuses writes, and the copy goes
   CHECK(!fs::is_empty(book.tmp_dir()));
   bool found = false;
   book::BookEntry entry;
-  REQUIRE(db.get(engine::Position().key(), entry, found).is_ok());
+  REQUIRE(db.get(shogi::Position().key(), entry, found).is_ok());
   CHECK(found);
-  const engine::Status write = db.put_meta("note", "x");
+  const base::Status write = db.put_meta("note", "x");
   CHECK(!write.is_ok());
   CHECK(write.message().find("not writable") != std::string::npos);
   db.close();

@@ -12,15 +12,16 @@
 
 #include "book/position_index.h"
 #include "book/similarity.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/test_prng.h"
 #include "tools/book_bench.h"
 
 namespace book_retrieval_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 using book::Book;
 using book::BookEntry;
 using book::BookMode;

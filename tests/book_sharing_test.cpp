@@ -11,7 +11,7 @@
 #include "book/engine_book.h"
 #include "book/import_gps_tsv.h"
 #include "engine/engine.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace book_sharing_test {
 
@@ -29,22 +29,22 @@ struct SharedBookDir {
     book::BookDb db;
     REQUIRE(db.open(book_dir(), true).is_ok());
     std::vector<book::BookEntry> entries;
-    engine::Position pos;
+    shogi::Position pos;
     auto add = [&](std::vector<std::pair<std::string, uint32_t>> moves) {
       book::BookEntry e;
       e.key = pos.key();
       e.position = book::PackedPosition::from(pos);
       for (const auto& [usi, count] : moves) {
         book::BookMove m;
-        REQUIRE(engine::parse_usi_move(pos, usi, m.move).is_ok());
+        REQUIRE(shogi::parse_usi_move(pos, usi, m.move).is_ok());
         m.count = count;
         e.moves.push_back(m);
       }
       entries.push_back(e);
     };
     add({{"7g7f", 3}, {"2g2f", 1}});
-    engine::Move m;
-    REQUIRE(engine::parse_usi_move(pos, "7g7f", m).is_ok());
+    shogi::Move m;
+    REQUIRE(shogi::parse_usi_move(pos, "7g7f", m).is_ok());
     pos.do_move(m);
     add({{"3c3d", 5}});
     REQUIRE(db.put(entries, false).is_ok());
@@ -66,7 +66,7 @@ TEST_CASE("book sharing: engines loading one book at the same moment all get it"
     for (int i = 0; i < 4; ++i)
       threads.emplace_back([&] {
         std::shared_ptr<const engine::BookAdvisor> advisor;
-        engine::Status s = book::load_engine_book(dir.book_dir(), advisor);
+        base::Status s = book::load_engine_book(dir.book_dir(), advisor);
         if (s.is_ok() && advisor) ++ok;
       });
     for (auto& t : threads) t.join();
@@ -83,7 +83,7 @@ TEST_CASE("book sharing: a book held open waits, then loads when released") {
     holder.reset();
   });
   std::vector<book::BookEntry> entries;
-  engine::Status s = book::load_book(dir.book_dir(), entries, 5000);
+  base::Status s = book::load_book(dir.book_dir(), entries, 5000);
   release.join();
   CHECK_MESSAGE(s.is_ok(), s.message());
   CHECK(entries.size() == 2);
@@ -114,9 +114,9 @@ TEST_CASE("book sharing: two engines use one book at once and keep no lock") {
   engine::SearchLimits limits;
   limits.depth = 3;
   REQUIRE(a.set_position("startpos", {}).is_ok());
-  CHECK(engine::format_usi_move(a.search(limits).best) == "7g7f");
+  CHECK(shogi::format_usi_move(a.search(limits).best) == "7g7f");
   REQUIRE(b.set_position("startpos", {"7g7f"}).is_ok());
-  CHECK(engine::format_usi_move(b.search(limits).best) == "3c3d");
+  CHECK(shogi::format_usi_move(b.search(limits).best) == "3c3d");
 }
 
 }  // namespace book_sharing_test

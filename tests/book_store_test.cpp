@@ -12,8 +12,8 @@
 #include "book/book_entry.h"
 #include "book/book_format.h"
 #include "book/import_gps_tsv.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/temp_dir.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -27,23 +27,23 @@ using namespace book;
 
 namespace {
 
-engine::Position position(const std::string& sfen) {
-  engine::Position pos;
-  engine::Status s = pos.set_sfen(sfen);
+shogi::Position position(const std::string& sfen) {
+  shogi::Position pos;
+  base::Status s = pos.set_sfen(sfen);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   return pos;
 }
 
-BookMove book_move(const engine::Position& pos, const std::string& usi, uint32_t count) {
+BookMove book_move(const shogi::Position& pos, const std::string& usi, uint32_t count) {
   BookMove m;
-  engine::Status s = engine::parse_usi_move(pos, usi, m.move);
+  base::Status s = shogi::parse_usi_move(pos, usi, m.move);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   m.count = count;
   return m;
 }
 
 BookEntry sample_entry() {
-  engine::Position pos =
+  shogi::Position pos =
       position("lnsgkgsnl/1r5b1/pppppp1pp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w Pp 2");
   BookEntry e;
   e.key = pos.key();
@@ -66,10 +66,10 @@ BookEntry sample_entry() {
 }  // namespace
 
 TEST_CASE("book entry: PackedPosition round trip through setup") {
-  engine::Position pos =
+  shogi::Position pos =
       position("ln1g1g1nl/1r1sk2s1/p1ppppbpp/1p4p2/9/2P4P1/PPBPPPP1P/2S3SR1/LN1GKG1NL b Pp 13");
   PackedPosition packed = PackedPosition::from(pos);
-  engine::Position back;
+  shogi::Position back;
   REQUIRE(back.set(packed.setup()).is_ok());
   CHECK(back.key() == pos.key());
   CHECK(back.sfen(false) == pos.sfen(false));
@@ -77,7 +77,7 @@ TEST_CASE("book entry: PackedPosition round trip through setup") {
 }
 
 TEST_CASE("book entry: merge_move adds counts, keeps the deeper value, or-s sources") {
-  engine::Position pos;
+  shogi::Position pos;
   BookEntry e;
   BookMove m = book_move(pos, "7g7f", 3);
   m.wins = 2;
@@ -127,10 +127,10 @@ TEST_CASE("book entry: merge_move adds counts, keeps the deeper value, or-s sour
   e.merge_move(scored);
   e.merge_move(book_move(pos, "1g1f", 9));
   e.sort_moves();
-  CHECK(engine::format_usi_move(e.moves[0].move) == "2g2f");
-  CHECK(engine::format_usi_move(e.moves[1].move) == "5g5f");  // same count, has a value
-  CHECK(engine::format_usi_move(e.moves[2].move) == "7g7f");  // count 9 too, value -30
-  CHECK(engine::format_usi_move(e.moves[3].move) == "1g1f");
+  CHECK(shogi::format_usi_move(e.moves[0].move) == "2g2f");
+  CHECK(shogi::format_usi_move(e.moves[1].move) == "5g5f");  // same count, has a value
+  CHECK(shogi::format_usi_move(e.moves[2].move) == "7g7f");  // count 9 too, value -30
+  CHECK(shogi::format_usi_move(e.moves[3].move) == "1g1f");
 }
 
 TEST_CASE("book format: keys and values round trip; damage is reported") {
@@ -169,7 +169,7 @@ TEST_CASE("book format: keys and values round trip; damage is reported") {
   CHECK_FALSE(decode_entry_value(value + "x", back).is_ok());
   std::string bad_piece = value;
   bad_piece[40] = char(15);
-  engine::Status s = decode_entry_value(bad_piece, back);
+  base::Status s = decode_entry_value(bad_piece, back);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find("square 40") != std::string::npos);
 }
@@ -209,7 +209,7 @@ TEST_CASE("book db: put, get, combine, for_each, metadata, reopen") {
   REQUIRE(db.get(e.key, got, found).is_ok());
   CHECK(got.moves[0].count == 7);
 
-  engine::Position start;
+  shogi::Position start;
   BookEntry second;
   second.key = start.key();
   second.position = PackedPosition::from(start);
@@ -237,7 +237,7 @@ TEST_CASE("book db: a second opener of one directory gets a lock error naming it
   BookDb first;
   REQUIRE(first.open(dir, true).is_ok());
   BookDb second;
-  engine::Status s = second.open(dir, false);
+  base::Status s = second.open(dir, false);
   REQUIRE_FALSE(s.is_ok());
   CHECK(s.message().find(dir) != std::string::npos);
   CHECK(s.message().find("locked by another process") != std::string::npos);
@@ -253,7 +253,7 @@ TEST_CASE("book db: foreign, missing, newer and corrupt directories give clear e
   std::vector<BookEntry> all;
 
   const std::string missing = tmp.sub("missing");
-  engine::Status s = db.open(missing, false);
+  base::Status s = db.open(missing, false);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find(missing) != std::string::npos);
   CHECK(s.message().find("does not exist") != std::string::npos);
@@ -335,17 +335,17 @@ TEST_CASE("book import: the GPS TSV sample") {
   BookBuilder builder;
   ImportStats stats;
   const std::string path = std::string(SASHITE_TEST_DATA_DIR) + "/book/gps_sample.tsv";
-  engine::Status s = import_gps_tsv(path, builder, stats);
+  base::Status s = import_gps_tsv(path, builder, stats);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.rows == 200);
   CHECK(builder.move_count() == 200);
-  engine::Position start;
+  shogi::Position start;
   const auto it = builder.entries().find(start.key());
   REQUIRE(it != builder.entries().end());
   BookEntry e = it->second;
   e.sort_moves();
   REQUIRE(e.moves.size() >= 2);
-  CHECK(engine::format_usi_move(e.moves[0].move) == "7g7f");
+  CHECK(shogi::format_usi_move(e.moves[0].move) == "7g7f");
   CHECK(e.moves[0].count == 8194);
   CHECK(e.moves[0].sources == kSourceGpsTsv);
   // 7g7f leads to state 3, whose lines are in the sample: its win counts, Black's view.
@@ -377,7 +377,7 @@ TEST_CASE("book import: GPS TSV errors name the file and line") {
   BookBuilder builder;
   ImportStats stats;
   const std::string start = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-  engine::Status s =
+  base::Status s =
       import_gps_tsv_text("# header\n0\t" + start + "\t7g7f\t1\t2\t3\n", "t.tsv", builder, stats);
   CHECK(s.message().rfind("t.tsv:2: expected 7", 0) == 0);
   s = import_gps_tsv_text("0\t" + start + "\t7g7e\t1\t2\t3\t4\n", "t.tsv", builder, stats);

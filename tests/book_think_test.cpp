@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "book/book_db.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/temp_dir.h"
 #include "tools/book_merge.h"
 #include "tools/book_think.h"
 #include "tools/book_think_engines.h"
 #include "tools/book_think_tree.h"
 #include "tools/book_think_work.h"
-#include "usi/child_process.h"
+#include "base/child_process.h"
 #include "tools/progress_bar.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -36,9 +36,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-engine::Move usi_move(const engine::Position& pos, const std::string& text) {
-  engine::Move m;
-  REQUIRE(engine::parse_usi_move(pos, text, m).is_ok());
+shogi::Move usi_move(const shogi::Position& pos, const std::string& text) {
+  shogi::Move m;
+  REQUIRE(shogi::parse_usi_move(pos, text, m).is_ok());
   return m;
 }
 
@@ -51,7 +51,7 @@ ThinkAnswer answer(const std::string& move, std::optional<int> value, int depth 
 }
 
 // A leaf child of `node` reached by `move`, with the engines' answers there.
-ThinkNode& add_child(ThinkNode& node, engine::Move move, std::vector<ThinkAnswer> answers) {
+ThinkNode& add_child(ThinkNode& node, shogi::Move move, std::vector<ThinkAnswer> answers) {
   node.children.push_back({move, std::make_unique<ThinkNode>()});
   node.children.back().node->answers = std::move(answers);
   return *node.children.back().node;
@@ -76,13 +76,13 @@ BookThinkOptions engine_options(const fs::path& out, int depth) {
 // The book as comparable text: one line per move, in key order.
 std::string book_text(const fs::path& dir) {
   std::vector<book::BookEntry> entries;
-  const engine::Status s = book::load_book(dir.string(), entries);
+  const base::Status s = book::load_book(dir.string(), entries);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   std::ostringstream text;
   for (const book::BookEntry& e : entries) {
     text << std::hex << e.key << std::dec << ":";
     for (const book::BookMove& m : e.moves)
-      text << " " << engine::format_usi_move(m.move) << " v" << m.value << " d" << m.depth << " c"
+      text << " " << shogi::format_usi_move(m.move) << " v" << m.value << " d" << m.depth << " c"
            << m.count << " s" << int(m.sources);
     text << "\n";
   }
@@ -97,7 +97,7 @@ size_t book_size(const fs::path& dir) {
 
 void run_think(const BookThinkOptions& o) {
   std::ostringstream out, err;
-  const engine::Status s = run_book_think(o, out, err);
+  const base::Status s = run_book_think(o, out, err);
   INFO(out.str());
   INFO(err.str());
   REQUIRE_MESSAGE(s.is_ok(), s.message());
@@ -169,8 +169,8 @@ TEST_CASE("book think: a mate is not averaged with centipawns") {
 }
 
 TEST_CASE("book think: minimax over a hand-made tree of depth 2 and 3") {
-  engine::Position root;
-  const engine::Move m76 = usi_move(root, "7g7f"), m26 = usi_move(root, "2g2f"),
+  shogi::Position root;
+  const shogi::Move m76 = usi_move(root, "7g7f"), m26 = usi_move(root, "2g2f"),
                      m56 = usi_move(root, "5g5f");
   ThinkValuation how;  // mean
   how.search_depth = 4;
@@ -201,14 +201,14 @@ TEST_CASE("book think: minimax over a hand-made tree of depth 2 and 3") {
   // White picks the reply that is worst for Black: value(7g7f) = min over replies.
   ThinkNode deep;
   deep.answers = {answer("7g7f", 40), answer("5g5f", 10)};
-  engine::Position after76 = root;
+  shogi::Position after76 = root;
   after76.do_move(m76);
   ThinkNode& n76 = add_child(deep, m76, {answer("3c3d", -40), answer("8c8d", -20)});
   add_child(n76, usi_move(after76, "3c3d"), {answer("2g2f", 60), answer("2g2f", 80)});  // 70
   add_child(n76, usi_move(after76, "8c8d"), {answer("2g2f", 20), answer("6i7h", 10)});  // 15
   // Below 5g5f nobody scored the leaves: the node falls back to its own engines' scores.
   ThinkNode& n56 = add_child(deep, m56, {answer("3c3d", -100), answer("3c3d", -120)});
-  engine::Position after56 = root;
+  shogi::Position after56 = root;
   after56.do_move(m56);
   add_child(n56, usi_move(after56, "3c3d"), {answer("resign", std::nullopt)});
   moves = score_root_moves(deep, how);
@@ -221,13 +221,13 @@ TEST_CASE("book think: minimax over a hand-made tree of depth 2 and 3") {
 }
 
 TEST_CASE("book think: the tree asks every engine at every node, children deduplicated") {
-  engine::Position root;
+  shogi::Position root;
   // Engine 0 always plays the first legal move in a fixed list, engine 1 the second; at the
   // root both lists agree on 7g7f for engine 0 and 2g2f for engine 1.
   std::vector<std::string> calls;
-  const ThinkSearch search = [&](int e, const std::vector<engine::Move>& path, ThinkAnswer& a) {
+  const ThinkSearch search = [&](int e, const std::vector<shogi::Move>& path, ThinkAnswer& a) {
     std::string key = std::to_string(e) + ":";
-    for (engine::Move m : path) key += engine::format_usi_move(m) + ",";
+    for (shogi::Move m : path) key += shogi::format_usi_move(m) + ",";
     calls.push_back(key);
     if (path.empty())
       a.best_move = e == 0 ? "7g7f" : "2g2f";
@@ -236,7 +236,7 @@ TEST_CASE("book think: the tree asks every engine at every node, children dedupl
     else
       a.best_move = "resign";
     a.value = int(path.size()) * 10 + e;
-    return engine::Status::ok();
+    return base::Status::ok();
   };
   ThinkNode tree;
   REQUIRE(expand_think_tree(root, 2, 3, search, tree).is_ok());
@@ -247,11 +247,11 @@ TEST_CASE("book think: the tree asks every engine at every node, children dedupl
   CHECK(tree.children[0].node->children.size() == 1);
 
   // An illegal best move is an error naming the engine and the move.
-  const ThinkSearch illegal = [](int, const std::vector<engine::Move>&, ThinkAnswer& a) {
+  const ThinkSearch illegal = [](int, const std::vector<shogi::Move>&, ThinkAnswer& a) {
     a.best_move = "5e5d";
-    return engine::Status::ok();
+    return base::Status::ok();
   };
-  const engine::Status s = expand_think_tree(root, 1, 2, illegal, tree);
+  const base::Status s = expand_think_tree(root, 1, 2, illegal, tree);
   CHECK(!s.is_ok());
   CHECK(s.message().find("'5e5d'") != std::string::npos);
 }
@@ -284,7 +284,7 @@ TEST_CASE("book think: shards split the work, SFEN files, engine options") {
   const fs::path bad = dir.path / "bad.sfen";
   std::ofstream(bad) << "startpos\n\n# comment\nnot a position\n";
   work.clear();
-  const engine::Status s = add_sfen_file_positions(bad.string(), work);
+  const base::Status s = add_sfen_file_positions(bad.string(), work);
   CHECK(!s.is_ok());
   CHECK(s.message().find("line 4") != std::string::npos);
 
@@ -312,17 +312,17 @@ TEST_CASE("book think: positions from CSA records, up to a ply, by occurrences")
   REQUIRE(tools::add_record_positions({records}, 4, 2, common).is_ok());
   CHECK(all.size() > common.size());
   CHECK_FALSE(common.empty());
-  const engine::Position start;
+  const shogi::Position start;
   bool has_start = false;
   for (const tools::ThinkWork& w : common) {
-    engine::Position pos;
+    shogi::Position pos;
     REQUIRE(pos.set_sfen(w.sfen).is_ok());
     CHECK(pos.key() == w.key);
     has_start = has_start || w.key == start.key();
   }
   CHECK(has_start);  // every record begins there
   std::vector<tools::ThinkWork> none;
-  engine::Status s = tools::add_record_positions({records + "/missing"}, 4, 0, none);
+  base::Status s = tools::add_record_positions({records + "/missing"}, 4, 0, none);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find("missing") != std::string::npos);
 }
@@ -375,7 +375,7 @@ TEST_CASE("book think: shards 0/2 and 1/2 merged equal a single run" * doctest::
   CHECK(book_text(dir.path / "single") == expected);
 
   // Not a book: a clear error.
-  const engine::Status s = merge_books({(dir.path / "nothing").string()},
+  const base::Status s = merge_books({(dir.path / "nothing").string()},
                                        (dir.path / "out").string(), stats);
   CHECK(!s.is_ok());
 }
@@ -392,13 +392,13 @@ TEST_CASE("book think: killed with SIGKILL after the first batch, resumed, equal
       "--depth", "4", "--batch", "1", "--engine", "build/sashite usi", "--engine",
       "build/sashite usi", "--option", "0:Threads=1", "--option", "0:USI_Hash=16", "--option",
       "1:Threads=1", "--option", "1:USI_Hash=16", "--option", "1:FutilityMode=off"};
-  usi::ChildProcess child;
+  base::ChildProcess child;
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line;
   bool batch_written = false;
-  const auto deadline = usi::ChildProcess::Clock::now() + std::chrono::seconds(60);
+  const auto deadline = base::ChildProcess::Clock::now() + std::chrono::seconds(60);
   while (!batch_written &&
-         child.read_line(line, deadline) == usi::ChildProcess::ReadResult::kLine)
+         child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine)
     batch_written = line.rfind("batch:", 0) == 0;
   REQUIRE(batch_written);
   child.kill();  // SIGKILL: the engines it started die with their pipes closed

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 
 namespace correction_history_test {
 

@@ -20,9 +20,9 @@
 #include "client/asio_transport.h"
 #include "client/engine_player.h"
 #include "client/log_limiter.h"
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tests/file_text.h"
 
 namespace csa_client_test {
@@ -128,19 +128,19 @@ class ScriptServer {
 // A fake engine: the first legal move, at once, with a score of 12 and a one-move PV.
 class FirstMoveEngine : public EnginePlayer {
  public:
-  engine::Status prepare() override { return engine::Status::ok(); }
+  base::Status prepare() override { return base::Status::ok(); }
   void new_game(const GameSummary&) override { ++games; }
   void ponderhit(uint64_t, const SearchRequest&) override {}
   void start(const SearchRequest& r, AnswerCallback answer) override {
-    engine::Position pos;
+    shogi::Position pos;
     REQUIRE(pos.set_sfen(r.sfen));
     for (const std::string& u : r.usi_moves) {
-      engine::Move m;
-      REQUIRE(engine::parse_usi_move(pos, u, m));
+      shogi::Move m;
+      REQUIRE(shogi::parse_usi_move(pos, u, m));
       pos.do_move(m);
     }
     EngineMove em;
-    const engine::MoveList moves = engine::legal_moves(pos);
+    const shogi::MoveList moves = shogi::legal_moves(pos);
     if (moves.size() == 0) {
       em.kind = EngineMove::Kind::kResign;
     } else {
@@ -197,18 +197,18 @@ bool start_game(Conn& c, const std::string& id, const std::string& total_s = "60
 
 // Reads the client's move, echoes it with T1, answers with White's first legal move (T2).
 // Returns the client's line, or "" when none came.
-std::string play_round(Conn& c, engine::Position& pos, bool reply = true) {
+std::string play_round(Conn& c, shogi::Position& pos, bool reply = true) {
   auto line = c.read_nonblank();
   CHECK(line.has_value());
   if (!line) return "";
   const std::string move = line->substr(0, line->find(','));
-  engine::Move m;
-  CHECK(engine::parse_csa_move(pos, move, m));
+  shogi::Move m;
+  CHECK(shogi::parse_csa_move(pos, move, m));
   pos.do_move(m);
   c.send(move + ",T1");
   if (reply) {
-    const engine::Move w = *engine::legal_moves(pos).begin();
-    c.send(engine::format_csa_move(w) + ",T2");
+    const shogi::Move w = *shogi::legal_moves(pos).begin();
+    c.send(shogi::format_csa_move(w) + ",T2");
     pos.do_move(w);
   }
   return *line;
@@ -251,7 +251,7 @@ TEST_CASE("one game over loopback: lines, record, results and exit status") {
   const std::string dir = fresh_dir("one");
   ScriptServer server(1, [](int, Conn& c) {
     if (!start_game(c, "test+test-60-1+tester+server+20260101000000")) return;
-    engine::Position pos;
+    shogi::Position pos;
     for (int i = 0; i < 3; ++i)
       if (play_round(c, pos, i < 2).empty()) return;
     // The opponent resigns on its turn: shogi-server's lines, then it closes the socket.
@@ -284,12 +284,12 @@ TEST_CASE("one game over loopback: lines, record, results and exit status") {
   const std::string path = client.record_paths()[0];
   CHECK(path == dir + "/records/test+test-60-1+tester+server+20260101000000.csa");
   CHECK(!fs::exists(path + ".tmp"));
-  engine::CsaRecord rec;
-  REQUIRE(engine::load_csa_record_file(path, rec));
+  shogi::CsaRecord rec;
+  REQUIRE(shogi::load_csa_record_file(path, rec));
   CHECK(rec.black_name == "tester");
   CHECK(rec.white_name == "server");
   CHECK(rec.moves.size() == 5);
-  CHECK(rec.result == engine::CsaSpecialMove::kToryo);
+  CHECK(rec.result == shogi::CsaSpecialMove::kToryo);
   CHECK(rec.find_info("START_TIME") != nullptr);
 
   const std::string results = read_text(dir + "/records/results.txt");
@@ -304,7 +304,7 @@ TEST_CASE("one game over loopback: lines, record, results and exit status") {
 TEST_CASE("a connection dropped mid-game: the record is kept, the client logs in again") {
   const std::string dir = fresh_dir("drop");
   ScriptServer server(2, [](int index, Conn& c) {
-    engine::Position pos;
+    shogi::Position pos;
     if (index == 0) {
       if (!start_game(c, "test+test-60-1+tester+server+20260101000001")) return;
       play_round(c, pos);
@@ -335,13 +335,13 @@ TEST_CASE("a connection dropped mid-game: the record is kept, the client logs in
   CHECK(server.transcripts()[1][0] == "LOGIN tester test-60-1,trip");
 
   REQUIRE(client.record_paths().size() == 2);
-  engine::CsaRecord cut;
-  REQUIRE(engine::load_csa_record_file(client.record_paths()[0], cut));
+  shogi::CsaRecord cut;
+  REQUIRE(shogi::load_csa_record_file(client.record_paths()[0], cut));
   CHECK(cut.moves.size() == 3);  // every echoed move, intact
-  CHECK(cut.result == engine::CsaSpecialMove::kNone);
+  CHECK(cut.result == shogi::CsaSpecialMove::kNone);
   CHECK(contains(read_text(client.record_paths()[0]), "'connection lost before the result"));
-  engine::CsaRecord second;
-  REQUIRE(engine::load_csa_record_file(client.record_paths()[1], second));
+  shogi::CsaRecord second;
+  REQUIRE(shogi::load_csa_record_file(client.record_paths()[1], second));
   CHECK(second.moves.size() == 1);
   const std::string results = read_text(dir + "/records/results.txt");
   CHECK(contains(results, "\tCUT\t"));
@@ -390,7 +390,7 @@ TEST_CASE("a quit request during a game resigns it when on_quit is resign") {
   std::atomic<bool> resigned{false};
   ScriptServer server(1, [&](int, Conn& c) {
     if (!start_game(c, "test+test-60-1+tester+server+20260101000003")) return;
-    engine::Position pos;
+    shogi::Position pos;
     play_round(c, pos);
     client_ptr->request_quit();
     auto l = c.read_nonblank();
@@ -418,7 +418,7 @@ TEST_CASE("the real engine plays two moves in byoyomi, within its time") {
   std::vector<std::string> moves;
   ScriptServer server(1, [&](int, Conn& c) {
     if (!start_game(c, "test+test-0-1+tester+server+20260101000004", "0")) return;
-    engine::Position pos;
+    shogi::Position pos;
     moves.push_back(play_round(c, pos));
     moves.push_back(play_round(c, pos, false));
     for (const char* l : {"%TORYO", "#RESIGN", "#WIN"}) c.send(l);
@@ -476,8 +476,8 @@ namespace {
 // An engine whose files cannot be loaded.
 class BrokenEngine : public FirstMoveEngine {
  public:
-  engine::Status prepare() override {
-    return engine::Status::error("cannot read /nonexistent/weights.eval");
+  base::Status prepare() override {
+    return base::Status::error("cannot read /nonexistent/weights.eval");
   }
 };
 

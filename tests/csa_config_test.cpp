@@ -21,7 +21,7 @@ const std::string kConfigDir = std::string(SASHITE_TEST_DATA_DIR) + "/../../conf
 // Parses `text` as "test.toml"; returns the error message ("" when it loaded).
 std::string load_error(const std::string& text, CsaConfig* out = nullptr) {
   CsaConfig c;
-  engine::Status st = client::parse_csa_config(text, "test.toml", c);
+  base::Status st = client::parse_csa_config(text, "test.toml", c);
   if (out) *out = c;
   return st ? "" : st.message();
 }
@@ -134,7 +134,7 @@ TEST_CASE("every shipped configuration file loads") {
   for (const char* file : {"floodgate.toml", "championship.toml", "local.toml"}) {
     CAPTURE(file);
     CsaConfig c;
-    engine::Status st = client::load_csa_config(kConfigDir + "/" + file, c);
+    base::Status st = client::load_csa_config(kConfigDir + "/" + file, c);
     REQUIRE_MESSAGE(st, st.message());
     CHECK(!c.name.empty());
     CHECK(c.keep_alive_s >= 30);
@@ -232,7 +232,7 @@ TEST_CASE("a syntax error is reported with the file and line by toml11") {
   CHECK(contains(e, "test.toml"));
   CHECK(contains(e, "line 2") + contains(e, "2 |") + contains(e, ":2") > 0);
   CsaConfig c;
-  engine::Status st = client::load_csa_config("/nonexistent/x.toml", c);
+  base::Status st = client::load_csa_config("/nonexistent/x.toml", c);
   CHECK(contains(st.message(), "/nonexistent/x.toml"));
 }
 

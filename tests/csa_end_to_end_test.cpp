@@ -29,9 +29,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/csa_notation.h"
-#include "engine/notation.h"
+#include "shogi/csa_record.h"
+#include "shogi/csa_notation.h"
+#include "shogi/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/csa_server.h"
@@ -268,14 +268,14 @@ std::vector<fs::path> csa_files(const fs::path& dir) {
   return files;
 }
 
-engine::CsaRecord load_record(const fs::path& path) {
-  engine::CsaRecord rec;
-  const engine::Status st = engine::load_csa_record_file(path.string(), rec);
+shogi::CsaRecord load_record(const fs::path& path) {
+  shogi::CsaRecord rec;
+  const base::Status st = shogi::load_csa_record_file(path.string(), rec);
   REQUIRE_MESSAGE(st.is_ok(), st.message());
   return rec;
 }
 
-Lines move_texts(const engine::CsaRecord& rec) {
+Lines move_texts(const shogi::CsaRecord& rec) {
   Lines moves;
   for (const auto& m : rec.moves) moves.push_back(m.text);
   return moves;
@@ -329,15 +329,15 @@ void play_one_game(const fs::path& dir, Server& server, int64_t min_reply_ms = 0
   CHECK(server_out.find(" time up ") == std::string::npos);
   const auto server_files = csa_files(server.records);
   REQUIRE(server_files.size() == 1);
-  const engine::CsaRecord server_rec = load_record(server_files[0]);
+  const shogi::CsaRecord server_rec = load_record(server_files[0]);
   CHECK(server_rec.moves.size() >= 2);
-  CHECK(server_rec.result != engine::CsaSpecialMove::kTimeUp);
-  CHECK(server_rec.result != engine::CsaSpecialMove::kNone);
+  CHECK(server_rec.result != shogi::CsaSpecialMove::kTimeUp);
+  CHECK(server_rec.result != shogi::CsaSpecialMove::kNone);
   for (ClientSide* c : {&a, &b}) {
     INFO("client " << c->name);
     const auto files = csa_files(c->records());
     REQUIRE(files.size() == 1);
-    const engine::CsaRecord rec = load_record(files[0]);
+    const shogi::CsaRecord rec = load_record(files[0]);
     CHECK(move_texts(rec) == move_texts(server_rec));
     CHECK(rec.result == server_rec.result);
     const auto results = c->results();
@@ -360,7 +360,7 @@ struct InProcessServer {
   explicit InProcessServer(tools::ServerOptions o) : options(std::move(o)) {
     options.port = 0;
     server = std::make_unique<tools::CsaServer>(options, output);
-    const engine::Status st = server->listen();
+    const base::Status st = server->listen();
     REQUIRE_MESSAGE(st.is_ok(), st.message());
     port = server->port();
     thread = std::thread([this] { server->run(); });
@@ -537,8 +537,8 @@ TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clie
   CHECK(status_b == 3);
   const auto server_files = csa_files(second.records);
   REQUIRE(server_files.size() == 1);
-  const engine::CsaRecord second_rec = load_record(server_files[0]);
-  CHECK(second_rec.result != engine::CsaSpecialMove::kTimeUp);
+  const shogi::CsaRecord second_rec = load_record(server_files[0]);
+  CHECK(second_rec.result != shogi::CsaSpecialMove::kTimeUp);
 
   for (ClientSide* c : {&a, &b}) {
     INFO("client " << c->name);
@@ -550,19 +550,19 @@ TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clie
     CHECK(results[1][5] != "CUT");
     CHECK(results[1][6] != "TIME_UP");
     // The cut game's record: readable, every move received before the cut.
-    const engine::CsaRecord cut = load_record(results[0][8]);
+    const shogi::CsaRecord cut = load_record(results[0][8]);
     const auto received = received_moves(c->log());
     REQUIRE(received.size() == 2);
     CHECK(received[0].size() >= 8);
     CHECK(move_texts(cut) == received[0]);
-    CHECK(cut.result == engine::CsaSpecialMove::kNone);
+    CHECK(cut.result == shogi::CsaSpecialMove::kNone);
     // ... which is what the server had sent, but perhaps the last line it queued.
     const Lines sent = moves_sent_to(first_out, c->name);
     CHECK(received[0].size() <= sent.size());
     CHECK(received[0].size() + 1 >= sent.size());
     CHECK(std::equal(received[0].begin(), received[0].end(), sent.begin()));
     // The second game: its record as the server's.
-    const engine::CsaRecord next = load_record(results[1][8]);
+    const shogi::CsaRecord next = load_record(results[1][8]);
     CHECK(move_texts(next) == move_texts(second_rec));
     CHECK(move_texts(next) == received[1]);
   }
@@ -679,28 +679,28 @@ std::map<std::string, std::string> shown_board(const std::string& dom) {
 }
 
 // The board of a position the same way.
-std::map<std::string, std::string> position_board(const engine::Position& pos) {
+std::map<std::string, std::string> position_board(const shogi::Position& pos) {
   std::map<std::string, std::string> board;
   for (int file = 1; file <= 9; ++file)
     for (int rank = 1; rank <= 9; ++rank) {
-      const engine::Piece p = pos.piece_on(engine::make_square(file - 1, rank - 1));
-      if (p == engine::kNoPiece) continue;
+      const shogi::Piece p = pos.piece_on(shogi::make_square(file - 1, rank - 1));
+      if (p == shogi::kNoPiece) continue;
       board[std::to_string(file) + std::to_string(rank)] =
-          std::string(engine::color_of(p) == engine::kBlack ? "+" : "-") +
-          engine::csa_piece_name(engine::type_of(p));
+          std::string(shogi::color_of(p) == shogi::kBlack ? "+" : "-") +
+          shogi::csa_piece_name(shogi::type_of(p));
     }
   return board;
 }
 
 // "HI1 FU3": a hand the way the page's data-hand writes it.
-std::string hand_text(const engine::Position& pos, engine::Color c) {
+std::string hand_text(const shogi::Position& pos, shogi::Color c) {
   std::string text;
-  for (engine::PieceType t : {engine::kRook, engine::kBishop, engine::kGold, engine::kSilver,
-                              engine::kKnight, engine::kLance, engine::kPawn}) {
+  for (shogi::PieceType t : {shogi::kRook, shogi::kBishop, shogi::kGold, shogi::kSilver,
+                              shogi::kKnight, shogi::kLance, shogi::kPawn}) {
     const int n = pos.hand(c).count(t);
     if (n == 0) continue;
     if (!text.empty()) text += ' ';
-    text += engine::csa_piece_name(t) + std::to_string(n);
+    text += shogi::csa_piece_name(t) + std::to_string(n);
   }
   return text;
 }
@@ -781,23 +781,23 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   CHECK(ply >= 6);
   const auto files = csa_files(a.records());
   REQUIRE(files.size() == 1);
-  const engine::CsaRecord rec = load_record(files[0]);
+  const shogi::CsaRecord rec = load_record(files[0]);
   REQUIRE(size_t(ply) <= rec.moves.size());
-  engine::Position pos;
-  REQUIRE(pos.set_sfen(engine::format_sfen(rec.initial)));
+  shogi::Position pos;
+  REQUIRE(pos.set_sfen(shogi::format_sfen(rec.initial)));
   // The clocks as the server charged the moves: 2 s + 1 s Fischer (kGame).
   int64_t remaining[2] = {2000, 2000};
   for (int i = 0; i < ply; ++i) {
-    const engine::Color mover = pos.side_to_move();
+    const shogi::Color mover = pos.side_to_move();
     remaining[mover] = std::max<int64_t>(0, remaining[mover] + 1000 - rec.moves[i].time_ms.value_or(0));
     pos.do_move(rec.moves[i].move);
   }
   INFO("ply " << ply << ", board tag " << board_tag);
   CHECK(attribute(board_tag, "data-sfen") == pos.sfen());
   CHECK(shown_board(dom) == position_board(pos));
-  CHECK(attribute(tag_by_id(dom, "hand-black"), "data-hand") == hand_text(pos, engine::kBlack));
-  CHECK(attribute(tag_by_id(dom, "hand-white"), "data-hand") == hand_text(pos, engine::kWhite));
-  const engine::Color to_move = pos.side_to_move();
+  CHECK(attribute(tag_by_id(dom, "hand-black"), "data-hand") == hand_text(pos, shogi::kBlack));
+  CHECK(attribute(tag_by_id(dom, "hand-white"), "data-hand") == hand_text(pos, shogi::kWhite));
+  const shogi::Color to_move = pos.side_to_move();
   const int64_t shown[2] = {
       std::atoll(attribute(tag_by_id(dom, "clock-black"), "data-remaining-ms").c_str()),
       std::atoll(attribute(tag_by_id(dom, "clock-white"), "data-remaining-ms").c_str())};

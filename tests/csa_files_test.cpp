@@ -1,5 +1,5 @@
 // list_csa_files: the .csa files under a directory, recursively and sorted, or one named file.
-#include "engine/csa_files.h"
+#include "shogi/csa_files.h"
 
 #include <doctest/doctest.h>
 
@@ -30,7 +30,7 @@ TEST_CASE("list_csa_files finds .csa files in any case under nested directories,
   std::filesystem::create_directories(dir.sub("a/dir.csa"));  // a directory, not a record
 
   std::vector<std::string> files = {"kept"};
-  REQUIRE(engine::list_csa_files(dir.path.string(), files).is_ok());
+  REQUIRE(shogi::list_csa_files(dir.path.string(), files).is_ok());
   const std::vector<std::string> expected = {"kept", dir.sub("a/g3.csa"),
                                              dir.sub("b/deeper/g2.csa"), dir.sub("b/g1.CSA")};
   CHECK(files == expected);
@@ -40,16 +40,16 @@ TEST_CASE("list_csa_files takes a named file whatever its extension, and names a
   TempDir dir("sashite-csa-files");
   touch(dir.sub("game.txt"));
   std::vector<std::string> files;
-  REQUIRE(engine::list_csa_files(dir.sub("game.txt"), files).is_ok());
+  REQUIRE(shogi::list_csa_files(dir.sub("game.txt"), files).is_ok());
   CHECK(files == std::vector<std::string>{dir.sub("game.txt")});
 
-  const engine::Status missing = engine::list_csa_files(dir.sub("absent"), files);
+  const base::Status missing = shogi::list_csa_files(dir.sub("absent"), files);
   CHECK_FALSE(missing.is_ok());
   CHECK(missing.message() == dir.sub("absent") + ": no such file or directory");
   CHECK(files.size() == 1);
 
   std::vector<std::string> none;
-  REQUIRE(engine::list_csa_files(dir.path.string(), none).is_ok());
+  REQUIRE(shogi::list_csa_files(dir.path.string(), none).is_ok());
   CHECK(none.empty());  // game.txt is found only when named
 }
 

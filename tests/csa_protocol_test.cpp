@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "client/transport.h"
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 #include "tests/test_prng.h"
 
 namespace csa_protocol_test {
 
 using namespace client;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::kBlack;
+using shogi::kWhite;
 
 namespace {
 
@@ -161,10 +161,10 @@ TEST_CASE("server lines: moves with times, special moves, every result line") {
   CHECK(!server("+7776FU").move.t_milli);
   l = server("+7776FU,T1,'** 30 -3334FU");
   CHECK(l.move.comment == "** 30 -3334FU");
-  for (auto [text, special, t] : {std::tuple{"%TORYO", engine::CsaSpecialMove::kToryo, -1},
-                                  std::tuple{"%TORYO,T3", engine::CsaSpecialMove::kToryo, 3000},
-                                  std::tuple{"%KACHI,T0", engine::CsaSpecialMove::kKachi, 0},
-                                  std::tuple{"%KACHI", engine::CsaSpecialMove::kKachi, -1}}) {
+  for (auto [text, special, t] : {std::tuple{"%TORYO", shogi::CsaSpecialMove::kToryo, -1},
+                                  std::tuple{"%TORYO,T3", shogi::CsaSpecialMove::kToryo, 3000},
+                                  std::tuple{"%KACHI,T0", shogi::CsaSpecialMove::kKachi, 0},
+                                  std::tuple{"%KACHI", shogi::CsaSpecialMove::kKachi, -1}}) {
     l = server(text);
     CHECK(l.type == ServerLineType::kSpecialMove);
     CHECK(l.special == special);
@@ -281,10 +281,10 @@ TEST_CASE("client lines: parse and format round trip") {
   CHECK(format_keep_alive().empty());
   CHECK(client_line("").type == ClientLineType::kKeepAlive);
   CHECK(client_line(" ").type == ClientLineType::kKeepAlive);
-  CHECK(format_special_move(engine::CsaSpecialMove::kToryo) == "%TORYO");
-  CHECK(format_special_move(engine::CsaSpecialMove::kKachi) == "%KACHI");
-  CHECK(format_special_move(engine::CsaSpecialMove::kChudan) == "%CHUDAN");
-  CHECK(client_line("%CHUDAN").special == engine::CsaSpecialMove::kChudan);
+  CHECK(format_special_move(shogi::CsaSpecialMove::kToryo) == "%TORYO");
+  CHECK(format_special_move(shogi::CsaSpecialMove::kKachi) == "%KACHI");
+  CHECK(format_special_move(shogi::CsaSpecialMove::kChudan) == "%CHUDAN");
+  CHECK(client_line("%CHUDAN").special == shogi::CsaSpecialMove::kChudan);
   CHECK(format_x1_game("floodgate-300-10F", '*') == "%%GAME floodgate-300-10F *");
   l = client_line("%%GAME floodgate-60-2F *");
   CHECK(l.type == ClientLineType::kX1Command);
@@ -338,13 +338,13 @@ TEST_CASE("names, passwords, game names") {
 }
 
 TEST_CASE("floodgate comment: Black's sign, PV from the reply, length cap") {
-  engine::Position pos;
-  engine::Move m1, m2, m3;
-  REQUIRE(engine::parse_csa_move(pos, "+7776FU", m1));
+  shogi::Position pos;
+  shogi::Move m1, m2, m3;
+  REQUIRE(shogi::parse_csa_move(pos, "+7776FU", m1));
   pos.do_move(m1);
-  REQUIRE(engine::parse_csa_move(pos, "-3334FU", m2));
+  REQUIRE(shogi::parse_csa_move(pos, "-3334FU", m2));
   pos.do_move(m2);
-  REQUIRE(engine::parse_csa_move(pos, "+2726FU", m3));
+  REQUIRE(shogi::parse_csa_move(pos, "+2726FU", m3));
   CHECK(format_floodgate_comment(30, kBlack, m1, {m1, m2, m3}, 16) == "* 30 -3334FU +2726FU");
   CHECK(format_floodgate_comment(30, kWhite, m1, {m1, m2, m3}, 16) == "* -30 -3334FU +2726FU");
   CHECK(format_floodgate_comment(-99, kWhite, m2, {m3}, 16) == "* 99 +2726FU");
@@ -394,7 +394,7 @@ TEST_CASE("summary: every field of a real floodgate summary") {
   CHECK(!s.rematch_on_draw);
   CHECK(s.max_moves == 256);
   CHECK(!s.per_side_time);
-  for (engine::Color c : {kBlack, kWhite}) {
+  for (shogi::Color c : {kBlack, kWhite}) {
     CHECK(s.time[c].unit_ms == 1000);
     CHECK(s.time[c].total_time == 60);
     CHECK(s.time[c].byoyomi == 5);
@@ -402,9 +402,9 @@ TEST_CASE("summary: every field of a real floodgate summary") {
     CHECK(s.time[c].least_time_per_move == 0);
     CHECK(!s.time[c].time_roundup);
   }
-  CHECK(engine::same_position_setup(s.initial, engine::csa_start_setup()));
+  CHECK(shogi::same_position_setup(s.initial, shogi::csa_start_setup()));
   CHECK(s.moves.empty());
-  CHECK(s.position().sfen(false) == engine::Position().sfen(false));
+  CHECK(s.position().sfen(false) == shogi::Position().sfen(false));
   // The formatter writes what the parser reads back.
   const GameSummary again = summary_ok(format_game_summary(s));
   CHECK(again.game_id == s.game_id);

@@ -1,5 +1,5 @@
 // CSA notation and record files: moves, position blocks, records (V2.2 and V3.0), fixtures.
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 
 #include <doctest/doctest.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"
@@ -19,7 +19,8 @@
 
 namespace csa_record_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 
@@ -814,10 +815,10 @@ TEST_SUITE_END();
 namespace csa_record_ending_test {
 
 std::string problem(const std::string& text) {
-  engine::CsaRecord rec;
-  const engine::Status s = engine::read_csa_record(text, "t.csa", rec);
+  shogi::CsaRecord rec;
+  const base::Status s = shogi::read_csa_record(text, "t.csa", rec);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
-  return engine::csa_record_ending_problem(rec);
+  return shogi::csa_record_ending_problem(rec);
 }
 
 TEST_CASE("csa record: an ending its moves do not bear out is named") {

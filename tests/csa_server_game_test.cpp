@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "tools/csa_server_login.h"
 
 namespace csa_server_game_test {
 
-using engine::kBlack;
-using engine::kWhite;
+using shogi::kBlack;
+using shogi::kWhite;
 using tools::ServerGame;
 using tools::ServerGameConfig;
 using Lines = std::vector<std::string>;
@@ -28,8 +28,8 @@ ServerGameConfig config(const std::string& game_name, const std::string& sfen = 
   c.names[kWhite] = "bob";
   c.id_time = "20261125211451";
   if (!sfen.empty()) {
-    engine::Position p;
-    const engine::Status st = p.set_sfen(sfen);
+    shogi::Position p;
+    const base::Status st = p.set_sfen(sfen);
     REQUIRE_MESSAGE(st.is_ok(), st.message());
     c.initial = p.setup();
   }
@@ -59,9 +59,9 @@ void play_all(ServerGame& g, const Lines& moves, int64_t& now, int64_t ms = 0) {
 
 // The record must read back with our own reader.
 void check_record_reads(const ServerGame& g) {
-  engine::CsaRecord back;
-  const std::string text = engine::write_csa_record(g.record(), engine::CsaVersion::kV22);
-  const engine::Status st = engine::read_csa_record(text, "server.csa", back);
+  shogi::CsaRecord back;
+  const std::string text = shogi::write_csa_record(g.record(), shogi::CsaVersion::kV22);
+  const base::Status st = shogi::read_csa_record(text, "server.csa", back);
   REQUIRE_MESSAGE(st.is_ok(), st.message() << "\n" << text);
   CHECK(back.moves.size() == g.record().moves.size());
   CHECK(back.result == g.record().result);
@@ -132,7 +132,7 @@ TEST_CASE("server game: time-up with byoyomi, by the move and by the clock check
   const auto out = g.play(kWhite, "-3334FU", 1999 + 3000);
   CHECK(out[kBlack] == Lines{"#TIME_UP", "#WIN"});
   CHECK(out[kWhite] == Lines{"#TIME_UP", "#LOSE"});
-  CHECK(g.record().result == engine::CsaSpecialMove::kTimeUp);
+  CHECK(g.record().result == shogi::CsaSpecialMove::kTimeUp);
   check_record_reads(g);
 
   ServerGame s = started(config("si-0-2"));  // [T:silent]: nothing from the side to move
@@ -177,7 +177,7 @@ TEST_CASE("server game: %TORYO, and a dropped connection") {
   const auto out = g.play(kWhite, "%TORYO", 0);
   CHECK(out[kWhite] == Lines{"%TORYO", "#RESIGN", "#LOSE"});  // [T:csa]
   CHECK(out[kBlack] == Lines{"%TORYO", "#RESIGN", "#WIN"});
-  CHECK(g.record().result == engine::CsaSpecialMove::kToryo);
+  CHECK(g.record().result == shogi::CsaSpecialMove::kToryo);
   check_record_reads(g);
 
   ServerGame d = started(config("dc-60-5"));  // [T:disconnect]
@@ -203,7 +203,7 @@ TEST_CASE("server game: %KACHI valid and invalid") {
   const auto win = good.play(kBlack, "%KACHI", 2500);
   CHECK(win[kBlack] == Lines{"%KACHI,T2", "%KACHI", "#JISHOGI", "#WIN"});
   CHECK(win[kWhite] == Lines{"%KACHI,T2", "%KACHI", "#JISHOGI", "#LOSE"});
-  CHECK(good.record().result == engine::CsaSpecialMove::kKachi);
+  CHECK(good.record().result == shogi::CsaSpecialMove::kKachi);
   check_record_reads(good);
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("server game: sennichite is a draw after the fourth occurrence") {
   const auto out = g.play(kWhite, "-5251OU", now);
   CHECK(out[kBlack] == Lines{"-5251OU,T0", "#SENNICHITE", "#DRAW"});
   CHECK(out[kWhite] == out[kBlack]);
-  CHECK(g.record().result == engine::CsaSpecialMove::kSennichite);
+  CHECK(g.record().result == shogi::CsaSpecialMove::kSennichite);
   check_record_reads(g);
 }
 
@@ -240,7 +240,7 @@ TEST_CASE("server game: Max_Moves echoes the last move, then #MAX_MOVES #CENSORE
   play_all(g, {"+7776FU", "-3334FU", "+2726FU"}, now);
   const auto out = g.play(kWhite, "-8384FU", now);
   CHECK(out[kBlack] == Lines{"-8384FU,T0", "#MAX_MOVES", "#CENSORED"});
-  CHECK(g.record().result == engine::CsaSpecialMove::kMaxMoves);
+  CHECK(g.record().result == shogi::CsaSpecialMove::kMaxMoves);
   check_record_reads(g);
 }
 

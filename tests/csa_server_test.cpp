@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"
@@ -47,7 +47,7 @@ struct TestServer {
     options.port = 0;
     if (options.event == "local") options.event = "research";
     server = std::make_unique<tools::CsaServer>(options, output);
-    const engine::Status st = server->listen();
+    const base::Status st = server->listen();
     REQUIRE_MESSAGE(st.is_ok(), st.message());
     port = server->port();
     thread = std::thread([this] {
@@ -275,13 +275,13 @@ TEST_CASE("server e2e: a full game ending in %TORYO, as [T:csa]; the record; --g
   for (const auto& f : fs::directory_iterator(dir)) files.push_back(f.path());
   REQUIRE(files.size() == 1);
   CHECK(files[0].filename().string().starts_with("research+demo-60-5+alice+bob+"));
-  engine::CsaRecord rec;
-  const engine::Status st = engine::load_csa_record_file(files[0].string(), rec);
+  shogi::CsaRecord rec;
+  const base::Status st = shogi::load_csa_record_file(files[0].string(), rec);
   REQUIRE_MESSAGE(st.is_ok(), st.message());
   CHECK(rec.black_name == "alice");
   CHECK(rec.moves.size() == 5);
   CHECK(rec.moves[1].time_ms == 1000);
-  CHECK(rec.result == engine::CsaSpecialMove::kToryo);
+  CHECK(rec.result == shogi::CsaSpecialMove::kToryo);
   CHECK(rec.find_info("START_TIME"));
   CHECK(rec.find_info("END_TIME"));
   CHECK(server.output.str().find("toryo black") != std::string::npos);

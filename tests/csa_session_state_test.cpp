@@ -6,15 +6,15 @@
 #include <vector>
 
 #include "client/csa_session.h"
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 #include "tests/csa_test_driver.h"
 
 namespace csa_session_state_test {
 
 using namespace client;
 using namespace csa_test;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::kBlack;
+using shogi::kWhite;
 
 namespace {
 
@@ -28,7 +28,7 @@ SessionConfig config(bool x1 = false) {
   return c;
 }
 
-GameSummary make_summary(const std::string& id, engine::Color you, int total_s, int byoyomi_s,
+GameSummary make_summary(const std::string& id, shogi::Color you, int total_s, int byoyomi_s,
                          int increment_s = 0) {
   GameSummary s;
   s.protocol_version = "1.2";
@@ -42,7 +42,7 @@ GameSummary make_summary(const std::string& id, engine::Color you, int total_s, 
   s.max_moves = 256;
   for (TimeRules& t : s.time)
     t.total_time = total_s, t.byoyomi = byoyomi_s, t.increment = increment_s;
-  s.initial = engine::csa_start_setup();
+  s.initial = shogi::csa_start_setup();
   return s;
 }
 
@@ -377,10 +377,10 @@ TEST_CASE("session: a move echo with a broken time is played, and charged as mea
 
 TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
   GameSummary s = make_summary("buoy_x-60-0", kBlack, 60, 0);
-  engine::Position pos;
+  shogi::Position pos;
   for (const char* t : {"+7776FU", "-3334FU"}) {
-    engine::Move m;
-    REQUIRE(engine::parse_csa_move(pos, t, m));
+    shogi::Move m;
+    REQUIRE(shogi::parse_csa_move(pos, t, m));
     s.moves.push_back({t, m, 1000});
     pos.do_move(m);
   }
@@ -388,7 +388,7 @@ TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
   start_game(d, 0, s);
   REQUIRE(d.searches.size() == 1);
   const SearchRequest& r = d.searches[0];
-  CHECK(r.sfen == engine::Position().sfen());
+  CHECK(r.sfen == shogi::Position().sfen());
   CHECK(r.usi_moves == std::vector<std::string>{"7g7f", "3c3d"});
   CHECK(r.limits.time_left_ms[kWhite] == 59000);
   CHECK(d.session.record().moves.size() == 2);
@@ -438,14 +438,14 @@ TEST_CASE("session: Max_Moves reached, sennichite, and a second immediate quit")
   REQUIRE(d.results.size() == 1);
   CHECK(d.results[0].outcome == GameOutcome::kCensored);
   CHECK(d.results[0].reason == GameEndReason::kMaxMoves);
-  CHECK(d.session.record().result == engine::CsaSpecialMove::kMaxMoves);
+  CHECK(d.session.record().result == shogi::CsaSpecialMove::kMaxMoves);
   Driver r(config());
   start_game(r, 0, make_summary("g", kWhite, 60, 5));
   r.server(100, "+7776FU,T0");
   for (const char* l : {"#SENNICHITE", "#DRAW"}) r.server(110, l);
   CHECK(r.stops.size() == 1);
   CHECK(r.results[0].outcome == GameOutcome::kDraw);
-  CHECK(r.session.record().result == engine::CsaSpecialMove::kSennichite);
+  CHECK(r.session.record().result == shogi::CsaSpecialMove::kSennichite);
   Driver q(config());
   start_game(q, 0, make_summary("g", kBlack, 60, 5));
   q.handle(100, event::QuitRequested{true});
@@ -461,15 +461,15 @@ namespace {
 
 // Our move `usi` with the engine's expected reply `reply` as the PV's second move.
 EngineMove move_with_reply(const SearchRequest& r, const std::string& usi, const std::string& reply) {
-  engine::Position pos = request_position(r);
+  shogi::Position pos = request_position(r);
   EngineMove em;
-  REQUIRE(engine::parse_usi_move(pos, usi, em.move));
+  REQUIRE(shogi::parse_usi_move(pos, usi, em.move));
   em.move = pos.complete_move(em.move);
   em.score = 10;
   em.pv.push_back(em.move);
   pos.do_move(em.move);
-  engine::Move second;
-  if (engine::parse_usi_move(pos, reply, second)) em.pv.push_back(second);
+  shogi::Move second;
+  if (shogi::parse_usi_move(pos, reply, second)) em.pv.push_back(second);
   else em.pv.push_back(em.move);  // an impossible reply (not legal for the opponent)
   return em;
 }

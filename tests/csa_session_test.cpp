@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 #include "tests/csa_test_driver.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -26,8 +26,8 @@ namespace csa_session_test {
 
 using namespace client;
 using namespace csa_test;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::kBlack;
+using shogi::kWhite;
 
 namespace {
 
@@ -117,7 +117,7 @@ Replay replay(const std::string& file, const std::string& player) {
       cfg.send_game_id = !cl.game_id.empty();
     if (cl.type == ClientLineType::kReject)
       cfg.game_filter = [](const GameSummary&) { return std::string("scripted rejection"); };
-    if (cl.type == ClientLineType::kSpecialMove && cl.special == engine::CsaSpecialMove::kChudan)
+    if (cl.type == ClientLineType::kSpecialMove && cl.special == shogi::CsaSpecialMove::kChudan)
       cfg.chudan_on_quit = true;
     if (e.text.empty()) cfg.keep_alive_s = 30;
     const bool user = cl.type == ClientLineType::kX1Command && cl.command != "GAME";
@@ -231,17 +231,17 @@ void check_result_and_record(const Replay& r) {
   CHECK(closed_in_game == !res.outcome.has_value());
   CHECK(res.game_id == d.session.summary().game_id);
   // The record holds exactly the moves the server echoed, with their times.
-  const engine::CsaRecord& rec = d.session.record();
+  const shogi::CsaRecord& rec = d.session.record();
   REQUIRE(rec.moves.size() == echoes.size());
   for (size_t i = 0; i < echoes.size(); ++i) {
     CHECK(rec.moves[i].text == echoes[i].first);
     CHECK(rec.moves[i].time_ms == echoes[i].second);
   }
   CHECK(d.record_updates >= int(echoes.size()) + 2);  // start, every move, end
-  for (engine::Color c : {kBlack, kWhite}) CHECK(d.session.clock().remaining_ms(c) == remaining[c]);
-  engine::CsaRecord back;
-  const std::string text = engine::write_csa_record(rec, engine::CsaVersion::kV30);
-  Status st = engine::read_csa_record(text, "record", back);
+  for (shogi::Color c : {kBlack, kWhite}) CHECK(d.session.clock().remaining_ms(c) == remaining[c]);
+  shogi::CsaRecord back;
+  const std::string text = shogi::write_csa_record(rec, shogi::CsaVersion::kV30);
+  Status st = shogi::read_csa_record(text, "record", back);
   REQUIRE_MESSAGE(st.is_ok(), st.message() << "\n" << text);
   CHECK(back.moves.size() == rec.moves.size());
   CHECK(back.result == rec.result);
@@ -326,23 +326,23 @@ TEST_CASE("transcripts: clocks the engine is told, and stops before the server's
 
 TEST_CASE("transcripts: special endings, records, rejections, x1 logout") {
   Replay r = replay("illegal.txt", "alice");
-  const engine::CsaRecord& il = r.driver->session.record();
+  const shogi::CsaRecord& il = r.driver->session.record();
   REQUIRE(il.rejected_last_move);
   CHECK(il.rejected_last_move->text == "+7775FU");
-  CHECK(il.result == engine::CsaSpecialMove::kIllegalMove);
+  CHECK(il.result == shogi::CsaSpecialMove::kIllegalMove);
   r = replay("kachi.txt", "bob");
-  CHECK(r.driver->session.record().result == engine::CsaSpecialMove::kIllegalMove);
+  CHECK(r.driver->session.record().result == shogi::CsaSpecialMove::kIllegalMove);
   CHECK(r.driver->session.record().result_time_ms == 0);
   CHECK(r.driver->session.record().result_comments[0] == "%KACHI refused by the server");
   r = replay("chudan.txt", "alice");
   CHECK(r.driver->session.record().result_comments[0] == "%CHUDAN refused by the server");
   CHECK(r.driver->finished);
   r = replay("csa.txt", "alice");
-  const engine::CsaRecord& rec = r.driver->session.record();
+  const shogi::CsaRecord& rec = r.driver->session.record();
   CHECK(rec.black_name == "alice");
   CHECK(*rec.find_info("EVENT") == "research+demo-60-5+alice+bob+20261125211451");
   CHECK(*rec.find_info("TIME") == "60+5+0");
-  CHECK(rec.result == engine::CsaSpecialMove::kToryo);
+  CHECK(rec.result == shogi::CsaSpecialMove::kToryo);
   CHECK(rec.moves[0].comments == std::vector<std::string>{"* 30 -3334FU +2726FU"});
   CHECK(rec.moves[1].comments.empty());
   CHECK(r.driver->results[0].outcome == GameOutcome::kWin);

@@ -18,8 +18,8 @@
 #include "client/csa_protocol.h"
 #include "client/csa_session.h"
 #include "client/transport.h"
-#include "engine/csa_notation.h"
-#include "engine/notation.h"
+#include "shogi/csa_notation.h"
+#include "shogi/notation.h"
 
 namespace csa_test {
 
@@ -141,12 +141,12 @@ struct Driver {
 };
 
 // The position a search request describes.
-inline engine::Position request_position(const SearchRequest& r) {
-  engine::Position pos;
+inline shogi::Position request_position(const SearchRequest& r) {
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(r.sfen));
   for (const std::string& u : r.usi_moves) {
-    engine::Move m;
-    REQUIRE(engine::parse_usi_move(pos, u, m));
+    shogi::Move m;
+    REQUIRE(shogi::parse_usi_move(pos, u, m));
     pos.do_move(m);
   }
   return pos;
@@ -159,18 +159,18 @@ inline EngineMove engine_answer(const SearchRequest& r, const std::string& line)
   REQUIRE(parse_client_line(line, cl));
   EngineMove em;
   if (cl.type == ClientLineType::kSpecialMove) {
-    em.kind = cl.special == engine::CsaSpecialMove::kKachi ? EngineMove::Kind::kWin
+    em.kind = cl.special == shogi::CsaSpecialMove::kKachi ? EngineMove::Kind::kWin
                                                            : EngineMove::Kind::kResign;
     return em;
   }
   REQUIRE(cl.type == ClientLineType::kMove);
-  engine::Position pos = request_position(r);
+  shogi::Position pos = request_position(r);
   const std::string& t = cl.move.move;
-  if (!engine::parse_csa_move(pos, t, em.move)) {
-    auto sq = [&](int i) { return engine::make_square(t[i] - '1', t[i + 1] - '1'); };
-    em.move = engine::Move::board(
+  if (!shogi::parse_csa_move(pos, t, em.move)) {
+    auto sq = [&](int i) { return shogi::make_square(t[i] - '1', t[i + 1] - '1'); };
+    em.move = shogi::Move::board(
         sq(1), sq(3), false,
-        engine::make_piece(pos.side_to_move(), engine::piece_type_from_csa(t.substr(5, 2))));
+        shogi::make_piece(pos.side_to_move(), shogi::piece_type_from_csa(t.substr(5, 2))));
     return em;
   }
   if (cl.move.comment.empty()) return em;
@@ -183,12 +183,12 @@ inline EngineMove engine_answer(const SearchRequest& r, const std::string& line)
   REQUIRE(words.size() >= 2);
   REQUIRE(words[0] == "*");
   const int black_score = std::stoi(words[1]);
-  em.score = r.us == engine::kBlack ? black_score : -black_score;
+  em.score = r.us == shogi::kBlack ? black_score : -black_score;
   em.pv.push_back(em.move);
   pos.do_move(em.move);
   for (size_t i = 2; i < words.size(); ++i) {
-    engine::Move m;
-    REQUIRE_MESSAGE(engine::parse_csa_move(pos, words[i], m), words[i]);
+    shogi::Move m;
+    REQUIRE_MESSAGE(shogi::parse_csa_move(pos, words[i], m), words[i]);
     em.pv.push_back(m);
     pos.do_move(m);
   }

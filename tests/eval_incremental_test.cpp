@@ -6,8 +6,8 @@
 #include "engine/eval/evaluate.h"
 #include "engine/eval/incremental_evaluator.h"
 #include "engine/eval/weights.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 #include "scrambled_weights.h"
 #include "test_prng.h"
 

@@ -15,8 +15,8 @@
 #include "engine/eval/features.h"
 #include "engine/eval/hand_set_weights.h"
 #include "engine/eval/weights.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 #include "scrambled_weights.h"
 #include "test_positions.h"
 

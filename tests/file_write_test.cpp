@@ -1,6 +1,6 @@
 // replace_file and append_file: whole files replaced, lines appended, errors naming the file,
 // and nothing already saved lost when a write fails.
-#include "engine/file_write.h"
+#include "base/file_write.h"
 
 #include <doctest/doctest.h>
 
@@ -13,9 +13,9 @@
 namespace file_write_test {
 
 namespace fs = std::filesystem;
-using engine::append_file;
-using engine::DirectorySync;
-using engine::replace_file;
+using base::append_file;
+using base::DirectorySync;
+using base::replace_file;
 
 TEST_CASE("replace_file: creates, then replaces the whole file; no temporary left") {
   TempDir tmp;
@@ -39,7 +39,7 @@ TEST_CASE("replace_file: a failed write names the file and keeps the old one") {
 
   // The temporary's name is taken by a directory: it cannot be written.
   fs::create_directory(path + ".tmp");
-  const engine::Status blocked = replace_file(path, "new\n");
+  const base::Status blocked = replace_file(path, "new\n");
   CHECK(!blocked.is_ok());
   CHECK(blocked.message().find(path + ".tmp: cannot write") != std::string::npos);
   CHECK(read_text(path) == "saved\n");
@@ -49,14 +49,14 @@ TEST_CASE("replace_file: a failed write names the file and keeps the old one") {
   const std::string taken = dir + "/taken";
   fs::create_directory(taken);
   fs::create_directory(taken + "/inside");
-  const engine::Status refused = replace_file(taken, "text\n");
+  const base::Status refused = replace_file(taken, "text\n");
   CHECK(!refused.is_ok());
   CHECK(refused.message().find(taken + ": cannot replace it") != std::string::npos);
   CHECK(fs::is_directory(taken + "/inside"));
   CHECK(!fs::exists(taken + ".tmp"));
 
   // A missing directory.
-  const engine::Status missing = replace_file(dir + "/no-such-dir/file.txt", "x");
+  const base::Status missing = replace_file(dir + "/no-such-dir/file.txt", "x");
   CHECK(!missing.is_ok());
   CHECK(missing.message().find("no-such-dir/file.txt.tmp: cannot write") != std::string::npos);
 }
@@ -69,7 +69,7 @@ TEST_CASE("append_file: creates the file, then appends; an unwritable path is na
   CHECK(read_text(path) == "one\ntwo\n");
   const std::string dir = tmp.sub("a-directory");
   fs::create_directory(dir);
-  const engine::Status bad = append_file(dir, "three\n");
+  const base::Status bad = append_file(dir, "three\n");
   CHECK(!bad.is_ok());
   CHECK(bad.message().find(dir + ": cannot write") != std::string::npos);
 }

@@ -9,8 +9,8 @@
 namespace game_clock_test {
 
 using namespace client;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::kBlack;
+using shogi::kWhite;
 
 namespace {
 

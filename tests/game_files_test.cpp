@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
@@ -22,13 +22,13 @@ TEST_CASE("game files: the record is replaced whole; results lines are appended"
   REQUIRE(files.init().is_ok());
   GameSummary s;
   s.game_id = "wdoor+floodgate-300-10F+alice+bob+20261130230000";
-  s.names[engine::kBlack] = "alice";
-  s.names[engine::kWhite] = "bob";
+  s.names[shogi::kBlack] = "alice";
+  s.names[shogi::kWhite] = "bob";
   files.start_game(s);
-  engine::CsaRecord r;
+  shogi::CsaRecord r;
   r.black_name = "alice";
   r.white_name = "bob";
-  r.initial = engine::csa_start_setup();
+  r.initial = shogi::csa_start_setup();
   REQUIRE(files.write_record(r).is_ok());
   REQUIRE(files.write_record(r).is_ok());
   CHECK(files.record_path() == dir + "/" + s.game_id + ".csa");
@@ -36,9 +36,9 @@ TEST_CASE("game files: the record is replaced whole; results lines are appended"
   CHECK(!std::filesystem::exists(files.record_path() + ".tmp"));
 
   GameResult result{s.game_id, GameOutcome::kWin, GameEndReason::kResign, 0};
-  REQUIRE(files.append_result(result, s, engine::kBlack).is_ok());
+  REQUIRE(files.append_result(result, s, shogi::kBlack).is_ok());
   result.outcome = GameOutcome::kLose;
-  REQUIRE(files.append_result(result, s, engine::kBlack).is_ok());
+  REQUIRE(files.append_result(result, s, shogi::kBlack).is_ok());
   const std::string lines = read_text(files.results_path());
   CHECK(std::count(lines.begin(), lines.end(), '\n') == 2);
   CHECK(lines.find("\tWIN\tRESIGN\t0\t") != std::string::npos);
@@ -48,7 +48,7 @@ TEST_CASE("game files: the record is replaced whole; results lines are appended"
   // A results file that cannot be opened: the error names it; the record stays.
   std::filesystem::remove(files.results_path());
   std::filesystem::create_directory(files.results_path());
-  const engine::Status bad = files.append_result(result, s, engine::kBlack);
+  const base::Status bad = files.append_result(result, s, shogi::kBlack);
   CHECK(!bad.is_ok());
   CHECK(bad.message().find(files.results_path()) != std::string::npos);
   CHECK(std::filesystem::exists(files.record_path()));

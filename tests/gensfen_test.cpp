@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tests/temp_dir.h"
 #include "tests/test_prng.h"
 #include "tools/gensfen_format.h"
@@ -25,9 +25,9 @@ TEST_CASE("gensfen: records round-trip the positions of random playouts") {
   test::Prng rng(42);
   int positions = 0, with_hands = 0;
   for (int game = 0; game < 40; ++game) {
-    engine::Position pos;
+    shogi::Position pos;
     for (int ply = 0; ply < 160; ++ply) {
-      const engine::MoveList legal = engine::legal_moves(pos);
+      const shogi::MoveList legal = shogi::legal_moves(pos);
       if (legal.size() == 0) break;
       GensfenRecord r;
       r.position = pos.setup();
@@ -39,16 +39,16 @@ TEST_CASE("gensfen: records round-trip the positions of random playouts") {
       const auto bytes = pack_gensfen_record(r);
       GensfenRecord back;
       REQUIRE(unpack_gensfen_record(bytes.data(), back).is_ok());
-      CHECK(engine::format_sfen(back.position) == pos.sfen());
+      CHECK(shogi::format_sfen(back.position) == pos.sfen());
       CHECK(back.value == r.value);
       CHECK(back.move16 == r.move16);
       CHECK(back.ply == r.ply);
       CHECK(back.result == r.result);
       CHECK(back.depth == r.depth);
-      engine::Position again;
+      shogi::Position again;
       REQUIRE(again.set(back.position).is_ok());
       CHECK(again.key() == pos.key());
-      CHECK(again.complete_move(engine::Move(back.move16)) != engine::kMoveNone);
+      CHECK(again.complete_move(shogi::Move(back.move16)) != shogi::kMoveNone);
       ++positions;
       with_hands += !r.position.hands[0].empty() || !r.position.hands[1].empty();
       pos.do_move(legal[size_t(rng.below(int(legal.size())))]);
@@ -61,7 +61,7 @@ TEST_CASE("gensfen: records round-trip the positions of random playouts") {
 TEST_CASE("gensfen: files are checked when read") {
   TempDir dir;
   GensfenRecord r;
-  engine::Position start;
+  shogi::Position start;
   r.position = start.setup();
   r.value = -35;
   const std::string bytes = gensfen_file_bytes({r, r});
@@ -82,7 +82,7 @@ TEST_CASE("gensfen: files are checked when read") {
     CAPTURE(message);
     const fs::path p = dir.path / "bad.bin";
     std::ofstream(p, std::ios::binary | std::ios::trunc) << content;
-    const engine::Status s = read_gensfen_file(p.string(), records);
+    const base::Status s = read_gensfen_file(p.string(), records);
     CHECK_FALSE(s.is_ok());
     CHECK(s.message().find(message) != std::string::npos);
   }
@@ -104,7 +104,7 @@ TEST_CASE("gensfen: a small run writes legal, deduplicated records in numbered b
   o.dedup_mb = 1;
   o.progress_seconds = 1;
   std::ostringstream out;
-  engine::Status s = run_gensfen(o, out);
+  base::Status s = run_gensfen(o, out);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(out.str().find("gensfen: done:") != std::string::npos);
   std::vector<fs::path> files;
@@ -116,12 +116,12 @@ TEST_CASE("gensfen: a small run writes legal, deduplicated records in numbered b
     std::vector<GensfenRecord> records;
     REQUIRE_MESSAGE(read_gensfen_file(f.string(), records).is_ok(), f.string());
     for (const GensfenRecord& r : records) {
-      engine::Position pos;
+      shogi::Position pos;
       REQUIRE(pos.set(r.position).is_ok());
       CHECK_FALSE(pos.in_check());
-      const engine::Move m = pos.complete_move(engine::Move(r.move16));
-      REQUIRE(m != engine::kMoveNone);
-      CHECK(engine::legal_moves(pos).contains(m));
+      const shogi::Move m = pos.complete_move(shogi::Move(r.move16));
+      REQUIRE(m != shogi::kMoveNone);
+      CHECK(shogi::legal_moves(pos).contains(m));
       CHECK(r.depth >= 1);
       CHECK(std::abs(r.value) < 32001);
       keys.insert(pos.key());

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/shipped_file.h"
-#include "engine/version.h"
+#include "base/shipped_file.h"
+#include "base/version.h"
 #include "run_command.h"
 
 namespace install_test {
@@ -23,7 +23,7 @@ const fs::path kRepository = fs::path(SASHITE_TEST_DATA_DIR).parent_path().paren
 }  // namespace
 
 TEST_CASE("shipped files: the build tree, beside the binary, ../share/sashite, the PREFIX") {
-  const auto candidates = engine::shipped_file_candidates("/opt/x/bin", "data/weights/default.eval",
+  const auto candidates = base::shipped_file_candidates("/opt/x/bin", "data/weights/default.eval",
                                                           "/usr/local/share/sashite");
   REQUIRE(candidates.size() == 5);
   CHECK(candidates[0] == "/opt/x/data/weights/default.eval");
@@ -31,16 +31,16 @@ TEST_CASE("shipped files: the build tree, beside the binary, ../share/sashite, t
   CHECK(candidates[2] == "/opt/x/share/sashite/data/weights/default.eval");
   CHECK(candidates[3] == "/usr/local/share/sashite/data/weights/default.eval");
   CHECK(candidates[4] == "data/weights/default.eval");
-  const auto books = engine::default_book_candidates("/opt/x/bin", "/usr/local/share/sashite");
+  const auto books = base::default_book_candidates("/opt/x/bin", "/usr/local/share/sashite");
   REQUIRE(books.size() == 4);
   CHECK(books[0] == "/opt/x/bin/book/default");
   CHECK(books[1] == "/opt/x/share/sashite/book/default");
   CHECK(books[2] == "/usr/local/share/sashite/book/default");
   // A binary copied anywhere falls back on the share directory of the PREFIX it was built for.
-  CHECK(fs::path(engine::install_share_directory()).filename() == "sashite");
-  CHECK(engine::first_existing({"/nonexistent/a", kRepository / "Makefile"}) ==
+  CHECK(fs::path(base::install_share_directory()).filename() == "sashite");
+  CHECK(base::first_existing({"/nonexistent/a", kRepository / "Makefile"}) ==
         (kRepository / "Makefile").string());
-  CHECK(engine::first_existing({"/nonexistent/a", "/nonexistent/b"}) == "/nonexistent/a");
+  CHECK(base::first_existing({"/nonexistent/a", "/nonexistent/b"}) == "/nonexistent/a");
 }
 
 TEST_CASE("scripts/install.sh: the installed binary plays with its weights and its book") {

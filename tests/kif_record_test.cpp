@@ -1,6 +1,6 @@
 // KIF records: the writer against a hand-checked fixture, BOD diagrams, round trips over the
 // CSA fixtures, other programs' KIF, errors, and `sashite records convert`.
-#include "engine/kif_record.h"
+#include "shogi/kif_record.h"
 
 #include <doctest/doctest.h>
 
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_notation.h"
-#include "engine/csa_record.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/csa_notation.h"
+#include "shogi/csa_record.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "tools/records_convert.h"
@@ -24,7 +24,8 @@
 
 namespace kif_record_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

@@ -97,7 +97,7 @@ TEST_CASE("learn curve: the fixture records give the expected counts") {
   o.agreement = false;
   std::ostringstream out, err;
   CurveStats stats;
-  const engine::Status s = run_learn_curve(o, out, err, stats);
+  const base::Status s = run_learn_curve(o, out, err, stats);
   INFO(out.str());
   INFO(err.str());
   REQUIRE_MESSAGE(s.is_ok(), s.message());
@@ -126,7 +126,7 @@ TEST_CASE("learn curve: --held-out-every keeps the records learn train holds out
   o.held_out_every = 2;
   std::ostringstream out, err;
   CurveStats stats;
-  const engine::Status s = run_learn_curve(o, out, err, stats);
+  const base::Status s = run_learn_curve(o, out, err, stats);
   INFO(out.str());
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.records_listed == 4);
@@ -141,7 +141,7 @@ TEST_CASE("learn curve: --held-out-every keeps the records learn train holds out
   // Every 4th is d alone, which is unreadable: nothing to value is an error, not a curve.
   o.held_out_every = 4;
   std::ostringstream out3, err3;
-  const engine::Status unreadable = run_learn_curve(o, out3, err3, stats);
+  const base::Status unreadable = run_learn_curve(o, out3, err3, stats);
   CHECK_FALSE(unreadable.is_ok());
   CHECK(unreadable.message() ==
         std::string(kRecords) +
@@ -151,7 +151,7 @@ TEST_CASE("learn curve: --held-out-every keeps the records learn train holds out
 
   o.held_out_every = 5;
   std::ostringstream out2, err2;
-  const engine::Status none = run_learn_curve(o, out2, err2, stats);
+  const base::Status none = run_learn_curve(o, out2, err2, stats);
   CHECK_FALSE(none.is_ok());
   CHECK(none.message() ==
         std::string(kRecords) + ": no held-out records (4 records, fewer than 5)");
@@ -166,7 +166,7 @@ TEST_CASE("learn curve: agreement and searched values with our engine at depth 1
   o.hash_mb = 1;
   std::ostringstream out, err;
   CurveStats stats;
-  const engine::Status s = run_learn_curve(o, out, err, stats);
+  const base::Status s = run_learn_curve(o, out, err, stats);
   INFO(out.str());
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(stats.positions == 9);
@@ -212,7 +212,7 @@ TEST_CASE("learn curve: a missing records directory and missing weights are erro
   o.records_dir = SASHITE_TEST_DATA_DIR "/no-such-directory";
   std::ostringstream out, err;
   CurveStats stats;
-  engine::Status s = run_learn_curve(o, out, err, stats);
+  base::Status s = run_learn_curve(o, out, err, stats);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find("no-such-directory") != std::string::npos);
   o.records_dir = kRecords;
@@ -241,21 +241,21 @@ TEST_CASE("learn curve: the gnuplot script") {
 
   TempDir dir("sashite-curve-test");
   const std::string png = dir.sub("curve.png");
-  const engine::Status missing = run_gnuplot("/nonexistent/gnuplot", script);
+  const base::Status missing = run_gnuplot("/nonexistent/gnuplot", script);
   CHECK_FALSE(missing.is_ok());
   CHECK(missing.message().find("gnuplot-nox") != std::string::npos);
   if (!gnuplot_installed()) {
     MESSAGE("gnuplot is not installed: the plot itself is not drawn (Debian: gnuplot-nox)");
     return;
   }
-  const engine::Status s = run_gnuplot("gnuplot", curve_gnuplot_script(curve, png, "test"));
+  const base::Status s = run_gnuplot("gnuplot", curve_gnuplot_script(curve, png, "test"));
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   std::ifstream in(png, std::ios::binary);
   char magic[8] = {};
   in.read(magic, 8);
   CHECK(std::string(magic + 1, 3) == "PNG");
   // A script error comes back with gnuplot's message.
-  const engine::Status bad = run_gnuplot("gnuplot", "plot $nothing using 1:2\nexit\n");
+  const base::Status bad = run_gnuplot("gnuplot", "plot $nothing using 1:2\nexit\n");
   CHECK_FALSE(bad.is_ok());
 }
 

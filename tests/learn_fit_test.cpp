@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/eval/weights.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 

@@ -16,16 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/notation.h"
+#include "shogi/csa_record.h"
+#include "shogi/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "usi/child_process.h"
+#include "base/child_process.h"
 #include "tools/learn_fit.h"
 
 namespace learn_label_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 using namespace tools;
 namespace fs = std::filesystem;
 
@@ -413,11 +414,11 @@ TEST_CASE("learn label: the command line") {
       kSashite,   "learn",      "label", "--records", kLabelDir,   "--out", out,
       "--engine", fake.script,  "--opt", "Thread=1",  "--byoyomi", "100",   "--first-ply",
       "3",        "--last-ply", "4",     "--jobs",    "1"};
-  usi::ChildProcess child;
+  base::ChildProcess child;
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line, all;
-  const auto deadline = usi::ChildProcess::Clock::now() + std::chrono::seconds(30);
-  while (child.read_line(line, deadline) == usi::ChildProcess::ReadResult::kLine) all += line + "\n";
+  const auto deadline = base::ChildProcess::Clock::now() + std::chrono::seconds(30);
+  while (child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine) all += line + "\n";
   CHECK(child.wait_exit(deadline));
   CHECK(all.rfind("1 records: 0 skipped (already labelled), 1 read, 1 written; 2 positions: 2 "
                   "labelled (0 mates), 0 failures, 0 unscored; ",

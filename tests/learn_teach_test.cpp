@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "temp_dir.h"
 
 namespace learn_teach_test {
@@ -38,7 +38,7 @@ TEST_CASE("learn teach: positions evenly spaced over each game from min_ply") {
   std::vector<ThinkWork> work;
   std::ostringstream err;
   int unreadable = 0;
-  const engine::Status s =
+  const base::Status s =
       pick_teach_positions(SASHITE_TEST_DATA_DIR "/learn_curve", 2, 2, work, err, unreadable);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   // a (6 moves): plies 3 and 5; b (3 moves): ply 2 once; c (4 moves): plies 2 and 3;
@@ -46,7 +46,7 @@ TEST_CASE("learn teach: positions evenly spaced over each game from min_ply") {
   CHECK(unreadable == 1);
   CHECK(err.str().find("d_broken.csa:8:") != std::string::npos);
   REQUIRE(work.size() == 5);
-  engine::Position pos;
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(work[0].sfen).is_ok());
   CHECK(pos.game_ply() == 4);  // the SFEN move number: ply 3 + 1
   REQUIRE(pos.set_sfen(work[2].sfen).is_ok());
@@ -54,7 +54,7 @@ TEST_CASE("learn teach: positions evenly spaced over each game from min_ply") {
 }
 
 TEST_CASE("learn teach: the line names the best-valued root move") {
-  engine::Position root;
+  shogi::Position root;
   ThinkNode tree;
   ThinkAnswer a;
   a.best_move = "7g7f";
@@ -63,9 +63,9 @@ TEST_CASE("learn teach: the line names the best-valued root move") {
   ThinkAnswer b = a;
   b.best_move = "2g2f";
   tree.answers = {a, b};
-  engine::Move m76, m26;
-  REQUIRE(engine::parse_usi_move(root, "7g7f", m76).is_ok());
-  REQUIRE(engine::parse_usi_move(root, "2g2f", m26).is_ok());
+  shogi::Move m76, m26;
+  REQUIRE(shogi::parse_usi_move(root, "7g7f", m76).is_ok());
+  REQUIRE(shogi::parse_usi_move(root, "2g2f", m26).is_ok());
   ThinkAnswer reply;
   reply.best_move = "3c3d";
   reply.depth = 1;
@@ -102,7 +102,7 @@ TEST_CASE("learn teach: two positions with our engine, then a rerun adds nothing
   o.depth = 1;
   o.tree_depth = 2;
   std::ostringstream out, err;
-  engine::Status s = run_learn_teach(o, out, err);
+  base::Status s = run_learn_teach(o, out, err);
   INFO(out.str());
   INFO(err.str());
   REQUIRE_MESSAGE(s.is_ok(), s.message());
@@ -114,11 +114,11 @@ TEST_CASE("learn teach: two positions with our engine, then a rerun adds nothing
     const std::string& line = lines[i];
     const size_t tab = line.find('\t');
     REQUIRE(tab != std::string::npos);
-    engine::Position pos;
+    shogi::Position pos;
     REQUIRE(pos.set_sfen(line.substr(0, tab)).is_ok());
     const std::string move = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
-    engine::Move m;
-    CHECK_MESSAGE(engine::parse_usi_move(pos, move, m).is_ok(), line);
+    shogi::Move m;
+    CHECK_MESSAGE(shogi::parse_usi_move(pos, move, m).is_ok(), line);
   }
 
   // The same --out without --resume: refused; with it: nothing to do, nothing added.
@@ -159,7 +159,7 @@ TEST_CASE("learn teach: option checks") {
   o.records_dir.clear();
   o.engines = {"/usr/games/gpsusi"};
   o.depth = 3;
-  const engine::Status s = validate_teach_options(o);
+  const base::Status s = validate_teach_options(o);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find("--byoyomi") != std::string::npos);
   o.depth = 0;

@@ -12,9 +12,9 @@
 #include "engine/eval/evaluate.h"
 #include "engine/eval/features.h"
 #include "engine/eval/weights.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "engine/see.h"
 #include "tests/temp_dir.h"
 #include "tools/learn_data.h"
@@ -348,7 +348,7 @@ TEST_CASE("learn records: a player filter keeps only that side's moves") {
   for (size_t i = 0; i < gps.size(); ++i) {
     CHECK(gps[i].group == 7);
     CHECK(gps[i].teacher == first_record[2 * i].teacher);
-    CHECK(gps[i].setup.side_to_move == engine::kBlack);
+    CHECK(gps[i].setup.side_to_move == shogi::kBlack);
   }
   std::vector<TrainingPosition> none;
   REQUIRE(collect_record_positions(kLearnDir, 0, 0, none, &records, "no such player").is_ok());

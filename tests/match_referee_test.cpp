@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "tools/match_openings.h"
 #include "tools/match_referee.h"
 
@@ -31,9 +31,9 @@ Referee play(const std::vector<std::string>& replies, const std::string& opening
 
 // The record written as CSA V2.2 must read back, with the same moves and result.
 void check_record_round_trip(const Referee& referee) {
-  engine::CsaRecord back;
-  const std::string text = engine::write_csa_record(referee.record(), engine::CsaVersion::kV22);
-  engine::Status s = engine::read_csa_record(text, "game.csa", back);
+  shogi::CsaRecord back;
+  const std::string text = shogi::write_csa_record(referee.record(), shogi::CsaVersion::kV22);
+  base::Status s = shogi::read_csa_record(text, "game.csa", back);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(back.moves.size() == referee.record().moves.size());
   CHECK(back.result == referee.record().result);
@@ -51,7 +51,7 @@ TEST_CASE("referee: sennichite is a draw on the fourth occurrence") {
   REQUIRE(r.over());
   CHECK(r.end().winner == GameWinner::kDraw);
   CHECK(r.end().reason == EndReason::kRepetition);
-  CHECK(r.record().result == engine::CsaSpecialMove::kSennichite);
+  CHECK(r.record().result == shogi::CsaSpecialMove::kSennichite);
   CHECK(r.plies() == 12);
   check_record_round_trip(r);
 }
@@ -63,7 +63,7 @@ TEST_CASE("referee: perpetual check loses for the checking side") {
   REQUIRE(r.over());
   CHECK(r.end().winner == GameWinner::kWhite);
   CHECK(r.end().reason == EndReason::kPerpetualCheck);
-  CHECK(r.record().result == engine::CsaSpecialMove::kOuteSennichite);
+  CHECK(r.record().result == shogi::CsaSpecialMove::kOuteSennichite);
   check_record_round_trip(r);
 
   // White checks; the cycle completes with Black's escape, White to move.
@@ -81,14 +81,14 @@ TEST_CASE("referee: entering-king declaration, valid and invalid") {
   REQUIRE(valid.over());
   CHECK(valid.end().winner == GameWinner::kBlack);
   CHECK(valid.end().reason == EndReason::kDeclaration);
-  CHECK(valid.record().result == engine::CsaSpecialMove::kKachi);
+  CHECK(valid.record().result == shogi::CsaSpecialMove::kKachi);
   check_record_round_trip(valid);
 
   Referee short_of_points = play({"win"}, "RRBB1GGGG/4K4/SS7/9/9/9/9/9/4k4 b P 1");  // 27 < 28
   REQUIRE(short_of_points.over());
   CHECK(short_of_points.end().winner == GameWinner::kWhite);
   CHECK(short_of_points.end().reason == EndReason::kBadDeclaration);
-  CHECK(short_of_points.record().result == engine::CsaSpecialMove::kIllegalMove);
+  CHECK(short_of_points.record().result == shogi::CsaSpecialMove::kIllegalMove);
 
   Referee at_start = play({"7g7f", "win"});
   CHECK(at_start.end().winner == GameWinner::kBlack);
@@ -102,14 +102,14 @@ TEST_CASE("referee: illegal moves and resignation lose") {
     REQUIRE(r.over());
     CHECK(r.end().winner == GameWinner::kWhite);
     CHECK(r.end().reason == EndReason::kIllegalMove);
-    CHECK(r.record().result == engine::CsaSpecialMove::kIllegalMove);
+    CHECK(r.record().result == shogi::CsaSpecialMove::kIllegalMove);
     CHECK(r.plies() == 0);
     check_record_round_trip(r);
   }
   Referee r = play({"7g7f", "3c3d", "8h2b+", "3a2b", "resign"});
   CHECK(r.end().winner == GameWinner::kWhite);
   CHECK(r.end().reason == EndReason::kResign);
-  CHECK(r.record().result == engine::CsaSpecialMove::kToryo);
+  CHECK(r.record().result == shogi::CsaSpecialMove::kToryo);
   CHECK(r.position_command() == "position startpos moves 7g7f 3c3d 8h2b+ 3a2b");
   check_record_round_trip(r);
 }
@@ -119,7 +119,7 @@ TEST_CASE("referee: the ply limit draws, unless the side to move is mated") {
   CHECK(r.check_ply_limit());
   CHECK(r.end().winner == GameWinner::kDraw);
   CHECK(r.end().reason == EndReason::kMaxPlies);
-  CHECK(r.record().result == engine::CsaSpecialMove::kMaxMoves);
+  CHECK(r.record().result == shogi::CsaSpecialMove::kMaxMoves);
   check_record_round_trip(r);
 
   Referee opening_counts = play({}, "startpos moves 7g7f 3c3d 2g2f", 3);
@@ -136,13 +136,13 @@ TEST_CASE("referee: time loss and engine faults") {
   r.on_time_up(2500);
   CHECK(r.end().winner == GameWinner::kBlack);
   CHECK(r.end().reason == EndReason::kTimeUp);
-  CHECK(r.record().result == engine::CsaSpecialMove::kTimeUp);
+  CHECK(r.record().result == shogi::CsaSpecialMove::kTimeUp);
   check_record_round_trip(r);
 
   Referee c = play({"7g7f"});
-  c.on_engine_fault(engine::kBlack, EndReason::kCrash, "exited with status 3");
+  c.on_engine_fault(shogi::kBlack, EndReason::kCrash, "exited with status 3");
   CHECK(c.end().winner == GameWinner::kWhite);
-  CHECK(c.record().result == engine::CsaSpecialMove::kChudan);
+  CHECK(c.record().result == shogi::CsaSpecialMove::kChudan);
   CHECK(c.record().result_comments.back().find("exited with status 3") != std::string::npos);
 }
 

@@ -140,7 +140,7 @@ TEST_CASE("search info: random garbage never breaks the parser or the tracker") 
     tracker.on_line(line);
     if (info.depth) CHECK(*info.depth >= 0);
   }
-  (void)search_comment(tracker.report(), engine::kWhite);
+  (void)search_comment(tracker.report(), shogi::kWhite);
 }
 
 TEST_CASE("search info: the tracker keeps the last report of the first PV") {
@@ -169,25 +169,25 @@ TEST_CASE("search info: the tracker keeps the last report of the first PV") {
 
 TEST_CASE("search info: the record comment, from Black's point of view") {
   usi::SearchReport r;
-  CHECK(search_comment(r, engine::kBlack) == "");
+  CHECK(search_comment(r, shogi::kBlack) == "");
   r.depth = 12;
-  CHECK(search_comment(r, engine::kBlack) == "** ? depth 12");
+  CHECK(search_comment(r, shogi::kBlack) == "** ? depth 12");
   r.score = cp(30);
-  CHECK(search_comment(r, engine::kBlack) == "** 30 depth 12");
+  CHECK(search_comment(r, shogi::kBlack) == "** 30 depth 12");
   r.nodes = 34567;
-  CHECK(search_comment(r, engine::kBlack) == "** 30 depth 12 nodes 34567");
-  CHECK(search_comment(r, engine::kWhite) == "** -30 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kBlack) == "** 30 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kWhite) == "** -30 depth 12 nodes 34567");
   r.score = cp(0);
-  CHECK(search_comment(r, engine::kWhite) == "** 0 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kWhite) == "** 0 depth 12 nodes 34567");
 
   r.score = mate(5, true);  // the mover mates in 5
-  CHECK(search_comment(r, engine::kBlack) == "** +M5 depth 12 nodes 34567");
-  CHECK(search_comment(r, engine::kWhite) == "** -M5 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kBlack) == "** +M5 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kWhite) == "** -M5 depth 12 nodes 34567");
   r.score = mate(3, false);  // the mover is mated in 3
-  CHECK(search_comment(r, engine::kBlack) == "** -M3 depth 12 nodes 34567");
-  CHECK(search_comment(r, engine::kWhite) == "** +M3 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kBlack) == "** -M3 depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kWhite) == "** +M3 depth 12 nodes 34567");
   r.score = mate(-1, true);
-  CHECK(search_comment(r, engine::kWhite) == "** -M depth 12 nodes 34567");
+  CHECK(search_comment(r, shogi::kWhite) == "** -M depth 12 nodes 34567");
 
   CHECK(usi::format_search_score(cp(-120)) == "-120");
   CHECK(usi::format_search_score(mate(0, false)) == "-M0");

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "usi/child_process.h"
+#include "base/child_process.h"
 #include "tools/elo.h"
 #include "tools/match_openings.h"
 #include "tools/match_runner.h"
@@ -123,10 +123,10 @@ struct FakeMatch {
     }
     return rows;
   }
-  engine::CsaRecord record(int game) const {
-    engine::CsaRecord rec;
+  shogi::CsaRecord record(int game) const {
+    shogi::CsaRecord rec;
     const fs::path p = dir.path / "out" / ("g000" + std::to_string(game) + ".csa");
-    engine::Status s = engine::load_csa_record_file(p.string(), rec);
+    base::Status s = shogi::load_csa_record_file(p.string(), rec);
     REQUIRE_MESSAGE(s.is_ok(), s.message());
     return rec;
   }
@@ -134,7 +134,7 @@ struct FakeMatch {
 
 std::string run(const MatchOptions& o) {
   std::ostringstream out;
-  engine::Status s = run_match(o, out);
+  base::Status s = run_match(o, out);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   return out.str();
 }
@@ -170,12 +170,12 @@ TEST_CASE("elo: the logistic model and the normal interval on known scores") {
 
 TEST_CASE("match: command lines split like a shell") {
   std::vector<std::string> argv;
-  REQUIRE(usi::split_command_line("  /usr/games/gpsusi  ", argv).is_ok());
+  REQUIRE(base::split_command_line("  /usr/games/gpsusi  ", argv).is_ok());
   CHECK(argv == std::vector<std::string>{"/usr/games/gpsusi"});
-  REQUIRE(usi::split_command_line("sh 'a b.sh' \"x \\\"y\\\"\" c\\ d", argv).is_ok());
+  REQUIRE(base::split_command_line("sh 'a b.sh' \"x \\\"y\\\"\" c\\ d", argv).is_ok());
   CHECK(argv == std::vector<std::string>{"sh", "a b.sh", "x \"y\"", "c d"});
-  CHECK_FALSE(usi::split_command_line("sh 'oops", argv).is_ok());
-  CHECK_FALSE(usi::split_command_line("   ", argv).is_ok());
+  CHECK_FALSE(base::split_command_line("sh 'oops", argv).is_ok());
+  CHECK_FALSE(base::split_command_line("   ", argv).is_ok());
   CHECK(usi::is_gpsusi_command("/usr/games/gpsusi"));
   CHECK_FALSE(usi::is_gpsusi_command("/usr/games/fairy-stockfish"));
 }
@@ -203,7 +203,7 @@ TEST_CASE("match: opening lines") {
   REQUIRE(list.size() == 2);
   CHECK(list[0].source == file.string() + ":3");
   std::ofstream(file) << "startpos moves 7g7f\n7g7f 5e5d\n";
-  engine::Status s = load_openings(file.string(), list);
+  base::Status s = load_openings(file.string(), list);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find(":2: move 2") != std::string::npos);
 }
@@ -260,7 +260,7 @@ TEST_CASE("match: time controls, their clock and their go commands") {
   CHECK(inc_ms == 2250);
   for (const char* bad : {"", "+1", "10+", "1.2345", "ten", "10+0.1+1", "0", "0+0", ".5", "5.", "-1"}) {
     CAPTURE(bad);
-    const engine::Status st = parse_time_control(bad, main_ms, inc_ms);
+    const base::Status st = parse_time_control(bad, main_ms, inc_ms);
     CHECK_FALSE(st.is_ok());
     CHECK(st.message().find("--tc '" + std::string(bad) + "'") != std::string::npos);
   }
@@ -277,13 +277,13 @@ TEST_CASE("match: time controls, their clock and their go commands") {
   // The increment is credited before every move, floodgate's way; the time left never
   // goes below zero.
   MatchClock clock(g.limits);
-  CHECK(clock.available_ms(engine::kBlack) == 10100);
-  clock.charge(engine::kBlack, 600);
-  CHECK(clock.remaining_ms(engine::kBlack) == 9500);
-  CHECK(clock.go_command(engine::kWhite) == "go btime 9500 wtime 10100 binc 100 winc 100");
-  clock.charge(engine::kWhite, 20000);
-  CHECK(clock.remaining_ms(engine::kWhite) == 0);
-  CHECK(clock.available_ms(engine::kWhite) == 100);
+  CHECK(clock.available_ms(shogi::kBlack) == 10100);
+  clock.charge(shogi::kBlack, 600);
+  CHECK(clock.remaining_ms(shogi::kBlack) == 9500);
+  CHECK(clock.go_command(shogi::kWhite) == "go btime 9500 wtime 10100 binc 100 winc 100");
+  clock.charge(shogi::kWhite, 20000);
+  CHECK(clock.remaining_ms(shogi::kWhite) == 0);
+  CHECK(clock.available_ms(shogi::kWhite) == 100);
 
   o.time_control = "600";
   o.byoyomi_ms = 10000;
@@ -291,9 +291,9 @@ TEST_CASE("match: time controls, their clock and their go commands") {
   g = plan_games(o, {})[0];
   CHECK(go_command(g.limits) == "go btime 600000 wtime 600000 byoyomi 10000");
   MatchClock byoyomi(g.limits);
-  byoyomi.charge(engine::kBlack, 700000);
-  CHECK(byoyomi.available_ms(engine::kBlack) == 10000);
-  CHECK(byoyomi.go_command(engine::kBlack) == "go btime 0 wtime 600000 byoyomi 10000");
+  byoyomi.charge(shogi::kBlack, 700000);
+  CHECK(byoyomi.available_ms(shogi::kBlack) == 10000);
+  CHECK(byoyomi.go_command(shogi::kBlack) == "go btime 0 wtime 600000 byoyomi 10000");
 
   o.time_control = "300+10";
   CHECK_FALSE(validate_match_options(o).is_ok());  // Fischer and byoyomi
@@ -326,11 +326,11 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
   SUBCASE("repetition") {
     const std::string out = run(m.options("cycle", "cycle"));
     CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t12\trepetition", "1/2-1/2\t12\trepetition"});
-    CHECK(m.record(1).result == engine::CsaSpecialMove::kSennichite);
+    CHECK(m.record(1).result == shogi::CsaSpecialMove::kSennichite);
     CHECK(m.record(1).black_name == "fake cycle (engine1)");
     CHECK(out.find("engine1 0-0-2") != std::string::npos);
     // Every move carries its search report, the score from Black's point of view.
-    const engine::CsaRecord rec = m.record(2);
+    const shogi::CsaRecord rec = m.record(2);
     CHECK(rec.moves[0].comments == std::vector<std::string>{"** 50 depth 1 nodes 0"});
     CHECK(rec.moves[1].comments == std::vector<std::string>{"** -50 depth 1 nodes 0"});
     CHECK(m.summary_depths() == std::vector<std::string>{"1.00\t1.00", "1.00\t1.00"});
@@ -340,20 +340,20 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
   SUBCASE("illegal move") {
     const std::string out = run(m.options("cycle", "illegal"));
     CHECK(m.summary() == std::vector<std::string>{"1-0\t1\tillegal_move", "0-1\t0\tillegal_move"});
-    CHECK(m.record(2).result == engine::CsaSpecialMove::kIllegalMove);
+    CHECK(m.record(2).result == shogi::CsaSpecialMove::kIllegalMove);
     CHECK(out.find("engine1 2-0-0") != std::string::npos);
     CHECK(out.find("Elo difference engine1 - engine2: +inf") != std::string::npos);
   }
   SUBCASE("crash") {
     run(m.options("crash", "cycle"));
     CHECK(m.summary() == std::vector<std::string>{"0-1\t0\tcrash", "1-0\t1\tcrash"});
-    CHECK(m.record(1).result == engine::CsaSpecialMove::kChudan);
+    CHECK(m.record(1).result == shogi::CsaSpecialMove::kChudan);
   }
   SUBCASE("silent: a time loss with byoyomi, a hang with nodes") {
     const std::string out = run(m.options("cycle", "silent"));
     CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up", "0-1\t0\ttime_up"});
     CHECK(m.summary_depths() == std::vector<std::string>{"1.00\t-", "-\t-"});
-    CHECK(m.record(1).result == engine::CsaSpecialMove::kTimeUp);
+    CHECK(m.record(1).result == shogi::CsaSpecialMove::kTimeUp);
     CHECK(out.find("engine2 search: 0 moves, depth - avg (0 moves), nodes - avg (0 moves), "
                    "time losses 2\n") != std::string::npos);
     MatchOptions o = m.options("cycle", "silent");
@@ -376,7 +376,7 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
     MatchOptions o = m.options("cycle", "cycle");
     o.engine2 = (m.dir.path / "no-such-engine").string();
     std::ostringstream out;
-    engine::Status s = run_match(o, out);
+    base::Status s = run_match(o, out);
     CHECK_FALSE(s.is_ok());
     CHECK(s.message().find("no-such-engine") != std::string::npos);
   }
@@ -398,7 +398,7 @@ TEST_CASE("match: a Fischer clock over whole games, and a time loss under it") {
   CHECK(log.find(" wtime 2500 binc 500 winc 500") != std::string::npos);
   CHECK(out.find("tc 2+0.5 s (Fischer)") != std::string::npos);
   // CSA V3.0: the clock as $TIME (main+byoyomi+increment) and each move's time in ms.
-  const engine::CsaRecord rec = m.record(1);
+  const shogi::CsaRecord rec = m.record(1);
   CHECK(rec.version == "V3.0");
   CHECK(std::find(rec.info.begin(), rec.info.end(),
                   std::pair<std::string, std::string>{"TIME", "2+0+0.5"}) != rec.info.end());
@@ -412,7 +412,7 @@ TEST_CASE("match: a Fischer clock over whole games, and a time loss under it") {
   o.games = 1;
   run(o);
   CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up"});
-  CHECK(m.record(1).result == engine::CsaSpecialMove::kTimeUp);
+  CHECK(m.record(1).result == shogi::CsaSpecialMove::kTimeUp);
 }
 
 TEST_CASE("match: --sprt stops once the test decides and writes its state") {
@@ -501,7 +501,7 @@ TEST_CASE("match: --resume counts the games summary.tsv lists and plays the othe
   // Not a summary: an error naming it.
   std::ofstream(n.dir.path / "out" / "summary.tsv") << "nonsense\n";
   std::ostringstream bad;
-  const engine::Status st = run_match(p, bad);
+  const base::Status st = run_match(p, bad);
   CHECK_FALSE(st.is_ok());
   CHECK(st.message().find("summary.tsv:1: not a sashite match summary") != std::string::npos);
   p.out_dir.clear();
@@ -630,11 +630,11 @@ void play_ours_against(const std::string& other, const std::vector<std::string>&
   o.out_dir = (dir.path / "out").string();
   const std::string out = run(o);
   INFO(out);  // shown when a check fails
-  engine::CsaRecord rec;
-  const engine::Status s = engine::load_csa_record_file((dir.path / "out" / "g0001.csa").string(), rec);
+  shogi::CsaRecord rec;
+  const base::Status s = shogi::load_csa_record_file((dir.path / "out" / "g0001.csa").string(), rec);
   REQUIRE_MESSAGE(s.is_ok(), s.message());  // every move replayed legal
   CHECK(rec.moves.size() == size_t(plies));
-  CHECK(rec.result == engine::CsaSpecialMove::kMaxMoves);
+  CHECK(rec.result == shogi::CsaSpecialMove::kMaxMoves);
   CHECK(out.find("engine1 search: ") != std::string::npos);
   CHECK(out.find("time losses 1") == std::string::npos);
   for (size_t i = ours_black ? 0 : 1; i < rec.moves.size(); i += 2) {
@@ -685,14 +685,14 @@ TEST_SUITE("slow") {
     o.out_dir = (dir.path / "out").string();
     run(o);
     for (int game = 1; game <= 2; ++game) {
-      engine::CsaRecord rec;
+      shogi::CsaRecord rec;
       const fs::path p = dir.path / "out" / ("g000" + std::to_string(game) + ".csa");
-      engine::Status s = engine::load_csa_record_file(p.string(), rec);
+      base::Status s = shogi::load_csa_record_file(p.string(), rec);
       REQUIRE_MESSAGE(s.is_ok(), s.message());  // every move replayed legal
       CHECK(rec.moves.size() == 6);
-      CHECK(rec.result == engine::CsaSpecialMove::kMaxMoves);
+      CHECK(rec.result == shogi::CsaSpecialMove::kMaxMoves);
       CHECK(rec.black_name.find(game == 1 ? "gpsshogi" : "Fairy-Stockfish") == 0);
-      for (const engine::CsaRecordMove& m : rec.moves) CHECK(m.time_ms.has_value());
+      for (const shogi::CsaRecordMove& m : rec.moves) CHECK(m.time_ms.has_value());
     }
   }
 }

@@ -12,7 +12,7 @@
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
 #include "engine/mate/svm_model.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 #include "tools/mate_compare.h"
 
 namespace mate_control_test {

@@ -5,7 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/mate/solver.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace mate_guard_test {
 

@@ -25,7 +25,7 @@
 #include <osl/usi.h>
 
 #include "engine/mate/solver.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/mate_bench.h"
 
 namespace mate_osl_bench_test {

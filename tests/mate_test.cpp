@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/huge_pages.h"
+#include "base/huge_pages.h"
 #include "engine/mate/mate1.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_line.h"
@@ -21,10 +21,10 @@
 #include "engine/mate/path_keys.h"
 #include "engine/mate/solver.h"
 #include "engine/mate/usi_mate.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/words.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
+#include "base/words.h"
 #include "tests/test_prng.h"
 #include "tools/mate_bench.h"
 
@@ -680,9 +680,9 @@ TEST_CASE("go mate: the shortest mate, an info line with its score and pv for ea
   std::vector<Move> line;
   Position replay = pos;
   const std::string moves = answer.substr(10);
-  for (std::string_view word : engine::split_words(moves)) {
+  for (std::string_view word : base::split_words(moves)) {
     Move m = kMoveNone;
-    REQUIRE(engine::parse_usi_move(replay, word, m).is_ok());
+    REQUIRE(shogi::parse_usi_move(replay, word, m).is_ok());
     line.push_back(m);
     replay.do_move(m);
   }

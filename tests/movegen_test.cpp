@@ -2,7 +2,7 @@
 // check evasions, and the agreement of the partial generators with each other, with the
 // legality tests, with hashing and with do/undo. A small reference implementation of the
 // rules (below, written from the rules and not from engine/) checks every legal move list.
-#include "engine/movegen.h"
+#include "shogi/movegen.h"
 
 #include <doctest/doctest.h>
 
@@ -15,13 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/test_prng.h"
 
 namespace movegen_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

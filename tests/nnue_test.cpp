@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/movegen.h"
+#include "shogi/movegen.h"
 #include "engine/nnue/evaluator.h"
 #include "engine/nnue/features.h"
 #include "engine/nnue/network.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "nnue_test_network.h"
 #include "test_positions.h"
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/file_write.h"
-#include "engine/movegen.h"
+#include "base/file_write.h"
+#include "shogi/movegen.h"
 #include "engine/nnue/evaluator.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/gensfen_format.h"
 #include "tools/nnue_model.h"
 #include "test_positions.h"
@@ -162,7 +162,7 @@ TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad 
   const std::vector<GensfenRecord> records = material_records(17, 60);
   REQUIRE(records.size() > 3000);
   REQUIRE(
-      engine::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
+      base::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
 
   NnueTrainOptions o;
   o.data = {dir};
@@ -214,7 +214,7 @@ TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad 
   std::string damaged = gensfen_file_bytes(records);
   damaged[kGensfenHeaderSize + 64 * 5 + 2] = char(0xff);  // a piece code no position has
   const std::string bad_dir = temporary_dir("bad");
-  REQUIRE(engine::replace_file(bad_dir + "/x.bin", damaged).is_ok());
+  REQUIRE(base::replace_file(bad_dir + "/x.bin", damaged).is_ok());
   NnueTrainOptions bad = o;
   bad.data = {bad_dir + "/x.bin"};
   const Status bad_status = train_nnue(bad, s3);

@@ -2,7 +2,7 @@
 // SFEN must give a Status error naming the text and the (1-based) column; every bad USI
 // move string an error naming the text. Position::set_sfen must also refuse setups that
 // break the rules and leave the previous position as it was.
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 #include <doctest/doctest.h>
 
@@ -12,13 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 #include "tests/test_prng.h"
 
 namespace notation_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

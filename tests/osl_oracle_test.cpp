@@ -36,14 +36,15 @@
 #include <utility>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/test_prng.h"
 
 namespace osl_oracle_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

@@ -6,15 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/learn_data.h"
 #include "tools/osl/reference_agreement.h"
 
 namespace osl_reference_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 using namespace tools;
 using namespace tools::osl_reference;
 

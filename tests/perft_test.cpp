@@ -1,6 +1,6 @@
 // perft against published leaf counts: start position to depth 4 (fast), every line of
 // tests/data/perft.txt in the slow suite (up to 150 million leaves), the file's reader.
-#include "engine/perft.h"
+#include "shogi/perft.h"
 
 #include <doctest/doctest.h>
 
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine/benchmark.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 
 namespace perft_test {
 

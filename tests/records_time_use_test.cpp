@@ -18,9 +18,9 @@ namespace {
 const char* kRecord =
     "V3.0\nN+alpha\nN-beta\nPI\n+\n+7776FU\nT3\n-3334FU\nT1.5\n+2726FU\nT9\n-8384FU\nT0.5\n%TORYO\nT0\n";
 
-engine::CsaRecord record() {
-  engine::CsaRecord rec;
-  const engine::Status s = engine::read_csa_record(kRecord, "game.csa", rec);
+shogi::CsaRecord record() {
+  shogi::CsaRecord rec;
+  const base::Status s = shogi::read_csa_record(kRecord, "game.csa", rec);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   return rec;
 }

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 
 namespace rules_test {
 
-using namespace engine;
+using namespace base;
+using namespace shogi;
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 
 namespace see_test {
 

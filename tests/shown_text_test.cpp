@@ -1,18 +1,18 @@
 // shown_text: control bytes and stray bytes escaped, UTF-8 kept, long input cut; the USI loop
 // and the CSA reader quote input through it.
-#include "engine/shown_text.h"
+#include "base/shown_text.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "engine/engine.h"
 #include "engine/usi.h"
 
 namespace shown_text_test {
 
-using engine::shown_text;
+using base::shown_text;
 
 TEST_CASE("shown_text: printable, UTF-8 kept, bytes escaped, long text cut") {
   CHECK(shown_text("7g7f") == "7g7f");
@@ -36,9 +36,9 @@ TEST_CASE("shown_text: the USI loop and the CSA reader never echo raw bytes or w
   CHECK(text.find("'\\x1b[2J b - 1'") != std::string::npos);
   for (char c : text) CHECK((c == '\n' || (c >= 0x20 && c < 0x7f)));
 
-  engine::CsaRecord rec;
+  shogi::CsaRecord rec;
   const std::string csa = "V2.2\nPI\n+\n+7776FU" + std::string(1 << 20, 'x') + "\n";
-  const engine::Status s = engine::read_csa_record(csa, "long.csa", rec);
+  const base::Status s = shogi::read_csa_record(csa, "long.csa", rec);
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().size() < 600);
   CHECK(s.message().find("long.csa:4:") == 0);

@@ -68,7 +68,7 @@ TEST_CASE("sprt: the parsers name what is wrong") {
   CHECK(c.elo0 == -1.5);
   for (const char* bad : {"5", "5,0", "0,", ",5", "a,b", "0,5x", "3,3", "0,2000"}) {
     CAPTURE(bad);
-    const engine::Status s = parse_sprt_bounds(bad, c);
+    const base::Status s = parse_sprt_bounds(bad, c);
     CHECK_FALSE(s.is_ok());
     CHECK(s.message().find(bad) != std::string::npos);
   }

@@ -43,7 +43,7 @@ TEST_CASE("spsa: parameter files, and their errors by line and field") {
   };
   for (const auto& [text, message] : bad) {
     CAPTURE(text);
-    const engine::Status s = parse_spsa_params(text, "f", p);
+    const base::Status s = parse_spsa_params(text, "f", p);
     CHECK_FALSE(s.is_ok());
     CHECK(s.message().find(message) != std::string::npos);
   }
@@ -128,7 +128,7 @@ TEST_CASE("spsa: the state survives a round trip and names what is wrong") {
   CHECK(back.draws == 15);
   CHECK(back.params[0].value == 10.25);
   CHECK_FALSE(parse_spsa_state("iterations_done 1\n", "s", back).is_ok());
-  const engine::Status s = parse_spsa_state("iterations_done x\n", "s", back);
+  const base::Status s = parse_spsa_state("iterations_done x\n", "s", back);
   CHECK(s.message().find("s:1: bad value for 'iterations_done'") != std::string::npos);
   CHECK_FALSE(parse_spsa_state("frobnicate 1\n", "s", back).is_ok());
 }
@@ -195,7 +195,7 @@ TEST_CASE("spsa: sashite tune moves a parameter the games reward, and resumes it
   o.jobs = 2;
   o.report_every = 3;
   std::ostringstream out;
-  engine::Status s = run_tune(o, out);
+  base::Status s = run_tune(o, out);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   CHECK(out.str().find("pair 6/6") != std::string::npos);
   std::vector<SpsaParam> tuned;

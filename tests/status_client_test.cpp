@@ -14,7 +14,7 @@
 #include "client/status_page.h"
 #include "client/status_render.h"
 #include "client/status_service.h"
-#include "engine/notation.h"
+#include "shogi/notation.h"
 #include "tests/temp_dir.h"
 #include "tools/csa_server_game.h"
 #include "tools/server_status.h"
@@ -52,8 +52,8 @@ struct PlayingSession {
                                   "Least_Time_Per_Move:0",
                                   "END Time",
                                   "BEGIN Position"};
-    engine::PositionSetup start;
-    REQUIRE(engine::parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    shogi::PositionSetup start;
+    REQUIRE(shogi::parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
                                start));
     for (const std::string& l : tools::summary_position_lines(start)) s.push_back(l);
     for (const char* l : {"END Position", "END Game_Summary"}) s.push_back(l);
@@ -135,15 +135,15 @@ TEST_CASE("status client: a game as the session plays it: moves, position, clock
   CHECK(m.game.turn_start_steady_ms == 1000000 + 5030);
 
   EngineMove em;
-  engine::Position pos;
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(m.game.sfen));
-  REQUIRE(engine::parse_usi_move(pos, "3c3d", em.move));
+  REQUIRE(shogi::parse_usi_move(pos, "3c3d", em.move));
   em.move = pos.complete_move(em.move);
   em.score = 120;  // White's view: -120 for Black
-  engine::Position after = pos;
+  shogi::Position after = pos;
   after.do_move(em.move);
-  engine::Move reply;
-  REQUIRE(engine::parse_usi_move(after, "2g2f", reply));
+  shogi::Move reply;
+  REQUIRE(shogi::parse_usi_move(after, "2g2f", reply));
   em.pv = {em.move, after.complete_move(reply)};
   em.nodes = 5000;
   em.nps = 100000;
@@ -252,10 +252,10 @@ TEST_CASE("status client: the server's games: in progress first, then finished, 
   tools::ServerGame g1(config("20261204000001")), g2(config("20261204000002"));
   status.game_started(g1);
   status.game_started(g2);
-  g1.agree(engine::kBlack, 10);
-  g1.agree(engine::kWhite, 20);
+  g1.agree(shogi::kBlack, 10);
+  g1.agree(shogi::kWhite, 20);
   status.game_changed(g1);
-  g1.play(engine::kBlack, "+7776FU,'* 30", 1020);
+  g1.play(shogi::kBlack, "+7776FU,'* 30", 1020);
   status.game_changed(g1);
   StatusModel m = board.snapshot();
   CHECK(m.kind == "server");
@@ -267,7 +267,7 @@ TEST_CASE("status client: the server's games: in progress first, then finished, 
   CHECK(m.server_games[0].moves[0].eval_cp == 30);  // kept by the server as "** 30"
   CHECK(m.server_games[0].moves[0].time_ms == 1000);
   CHECK(m.server_games[0].turn_start_steady_ms == 500 + 1020);
-  g1.play(engine::kWhite, "%TORYO", 2000);
+  g1.play(shogi::kWhite, "%TORYO", 2000);
   status.game_ended(g1, "/r/g1.csa");
   m = board.snapshot();
   REQUIRE(m.server_games.size() == 2);
@@ -301,7 +301,7 @@ TEST_CASE("status client: [status] settings and their checks") {
   CHECK(c.status_token == "s3cret");
   CHECK(validate_status_settings(c));
   c.status_token.clear();
-  const engine::Status st = validate_status_settings(c);
+  const base::Status st = validate_status_settings(c);
   REQUIRE_FALSE(st);
   CHECK(st.message().find("status.token") != std::string::npos);
   c.status_bind = "127.0.0.1";
@@ -312,7 +312,7 @@ TEST_CASE("status client: [status] settings and their checks") {
   c.status_port = 0;  // off: nothing to check
   CHECK(validate_status_settings(c));
   CsaConfig d;
-  const engine::Status bad = parse_csa_config("[status]\nport = 70000\n", "t.toml", d);
+  const base::Status bad = parse_csa_config("[status]\nport = 70000\n", "t.toml", d);
   REQUIRE_FALSE(bad);
   CHECK(bad.message().find("status.port") != std::string::npos);
   CHECK_FALSE(parse_csa_config("[status]\nhost = \"x\"\n", "t.toml", d));

@@ -208,7 +208,7 @@ struct Fixture {
           return HttpReply{404, "text/plain; charset=utf-8", "not found\n", {}};
         },
         std::move(events));
-    const engine::Status st = server->start();
+    const base::Status st = server->start();
     REQUIRE_MESSAGE(st.is_ok(), st.message());
     port = server->port();
   }
@@ -627,7 +627,7 @@ TEST_CASE("status http: start() on a port in use names the address and port") {
   StatusHttpOptions o;
   o.port = f.port;
   StatusHttpServer second(o, nullptr, nullptr);
-  const engine::Status st = second.start();
+  const base::Status st = second.start();
   REQUIRE_FALSE(st.is_ok());
   CHECK(st.message().find("127.0.0.1:" + std::to_string(f.port)) != std::string::npos);
   CHECK(st.message().find("bind") != std::string::npos);

@@ -12,8 +12,8 @@
 
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 #include "tools/svm_data.h"
 #include "tools/svm_train.h"
 #include "tests/run_command.h"

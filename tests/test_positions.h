@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 
 namespace test_positions {
 
@@ -21,9 +21,9 @@ template <class Visit>
 void random_playouts(uint64_t seed, int games, int plies, Visit visit) {
   std::mt19937_64 rng(seed);
   for (int g = 0; g < games; ++g) {
-    engine::Position pos;
+    shogi::Position pos;
     for (int ply = 0; ply < plies; ++ply) {
-      const engine::MoveList moves = engine::legal_moves(pos);
+      const shogi::MoveList moves = shogi::legal_moves(pos);
       if (moves.empty()) break;
       pos.do_move(moves[int(rng() % uint64_t(moves.size()))]);
       visit(pos, ply);
@@ -35,19 +35,20 @@ void random_playouts(uint64_t seed, int games, int plies, Visit visit) {
 inline std::vector<std::string> random_playout_sfens(uint64_t seed, int games, int plies) {
   std::vector<std::string> sfens;
   random_playouts(seed, games, plies,
-                  [&sfens](const engine::Position& pos, int) { sfens.push_back(pos.sfen()); });
+                  [&sfens](const shogi::Position& pos, int) { sfens.push_back(pos.sfen()); });
   return sfens;
 }
 
-inline engine::Position from_sfen(const std::string& sfen) {
-  engine::Position pos;
+inline shogi::Position from_sfen(const std::string& sfen) {
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(sfen).is_ok());
   return pos;
 }
 
 // The board turned 180 degrees with the colours of pieces, hands and side to move swapped.
-inline engine::Position colour_flipped(const engine::Position& pos) {
-  using namespace engine;
+inline shogi::Position colour_flipped(const shogi::Position& pos) {
+  using namespace base;
+  using namespace shogi;
   const PositionSetup in = pos.setup();
   PositionSetup out = in;
   for (Square s = 0; s < kSquareNb; ++s) {
@@ -63,8 +64,9 @@ inline engine::Position colour_flipped(const engine::Position& pos) {
 }
 
 // The board mirrored left to right (file 1 <-> file 9), nothing else changed.
-inline engine::Position mirrored(const engine::Position& pos) {
-  using namespace engine;
+inline shogi::Position mirrored(const shogi::Position& pos) {
+  using namespace base;
+  using namespace shogi;
   const PositionSetup in = pos.setup();
   PositionSetup out = in;
   for (Square s = 0; s < kSquareNb; ++s)

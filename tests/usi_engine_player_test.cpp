@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tests/temp_dir.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -125,7 +125,7 @@ GameSummary summary() {
   GameSummary s;
   s.max_moves = 256;
   s.declaration = "Jishogi 1.1";
-  s.initial = engine::csa_start_setup();
+  s.initial = shogi::csa_start_setup();
   return s;
 }
 
@@ -133,10 +133,10 @@ SearchRequest request(uint64_t id, std::vector<std::string> moves, bool ponder =
                       int64_t think_ms = 3000) {
   SearchRequest r;
   r.id = id;
-  r.sfen = engine::Position::kStartSfen;
+  r.sfen = shogi::Position::kStartSfen;
   r.usi_moves = std::move(moves);
-  r.limits.time_left_ms[engine::kBlack] = 10000;
-  r.limits.time_left_ms[engine::kWhite] = 20000;
+  r.limits.time_left_ms[shogi::kBlack] = 10000;
+  r.limits.time_left_ms[shogi::kWhite] = 20000;
   r.limits.byoyomi_ms = 1000;
   r.limits.ponder = ponder;
   r.started_ms = 0;
@@ -144,18 +144,18 @@ SearchRequest request(uint64_t id, std::vector<std::string> moves, bool ponder =
   return r;
 }
 
-std::string usi(const EngineMove& m) { return engine::format_usi_move(m.move); }
+std::string usi(const EngineMove& m) { return shogi::format_usi_move(m.move); }
 
 // A move the fallback played: legal, from the built-in engine.
 bool legal_in(const SearchRequest& r, const EngineMove& m) {
-  engine::Position pos;
+  shogi::Position pos;
   REQUIRE(pos.set_sfen(r.sfen));
   for (const std::string& u : r.usi_moves) {
-    engine::Move x;
-    REQUIRE(engine::parse_usi_move(pos, u, x));
+    shogi::Move x;
+    REQUIRE(shogi::parse_usi_move(pos, u, x));
     pos.do_move(x);
   }
-  return m.kind == EngineMove::Kind::kMove && engine::legal_moves(pos).contains(m.move);
+  return m.kind == EngineMove::Kind::kMove && shogi::legal_moves(pos).contains(m.move);
 }
 
 }  // namespace
@@ -174,7 +174,7 @@ TEST_CASE("usi player: handshake, the game's rules as options, a search with its
   REQUIRE(m.score.has_value());
   CHECK(*m.score == -42);
   REQUIRE(m.pv.size() == 2);
-  CHECK(engine::format_usi_move(m.pv[1]) == "3c3d");
+  CHECK(shogi::format_usi_move(m.pv[1]) == "3c3d");
   CHECK(f.received("setoption name USI_Hash value 32"));
   CHECK(f.received("setoption name USI_Ponder value true"));
   CHECK(f.received("setoption name Threads value 1"));
@@ -196,7 +196,7 @@ void fischer_go(Fixture& f, Answers& a) {
   f.player->new_game(summary());
   SearchRequest r = request(1, {});
   r.limits.byoyomi_ms = 0;
-  r.limits.increment_ms[engine::kBlack] = r.limits.increment_ms[engine::kWhite] = 2000;
+  r.limits.increment_ms[shogi::kBlack] = r.limits.increment_ms[shogi::kWhite] = 2000;
   f.player->start(r, a.callback());
   REQUIRE(a.wait(1, 5000));
 }
@@ -419,7 +419,7 @@ TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent 
   Answers a;
   SearchRequest ponder = request(1, {"7g7f", "3c3d"}, true);
   ponder.limits.byoyomi_ms = 0;
-  ponder.limits.increment_ms[engine::kBlack] = ponder.limits.increment_ms[engine::kWhite] = 2000;
+  ponder.limits.increment_ms[shogi::kBlack] = ponder.limits.increment_ms[shogi::kWhite] = 2000;
   f.player->start(ponder, a.callback());
   for (int i = 0; i < 100 && f.player->starts() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
   CHECK(f.player->starts() == 2);
@@ -438,7 +438,7 @@ TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent 
   f.player->stop(2);
   SearchRequest next = request(3, {"7g7f", "3c3d", "2g2f", "8c8d"});
   next.limits.byoyomi_ms = 0;
-  next.limits.increment_ms[engine::kBlack] = next.limits.increment_ms[engine::kWhite] = 2000;
+  next.limits.increment_ms[shogi::kBlack] = next.limits.increment_ms[shogi::kWhite] = 2000;
   f.player->start(next, a.callback());
   REQUIRE(a.wait(2, 3000));
   CHECK(a.at(1).first == 3);
@@ -450,7 +450,7 @@ TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent 
 TEST_CASE("usi player: start-up failures are errors that say what failed") {
   {
     Fixture f("slowstart", {}, 1000);
-    const engine::Status st = f.player->prepare();
+    const base::Status st = f.player->prepare();
     REQUIRE(!st);
     CHECK(st.message().find("no usiok within 1000 ms") != std::string::npos);
   }
@@ -459,7 +459,7 @@ TEST_CASE("usi player: start-up failures are errors that say what failed") {
     UsiEngineSettings s;
     s.command = "/nonexistent/engine";
     UsiEnginePlayer player(s, fallback);
-    const engine::Status st = player.prepare();
+    const base::Status st = player.prepare();
     REQUIRE(!st);
     CHECK(st.message().find("/nonexistent/engine") != std::string::npos);
   }

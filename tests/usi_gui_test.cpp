@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "engine/search.h"
 #include "engine/timeman.h"
 #include "engine/usi.h"
-#include "engine/version.h"
+#include "base/version.h"
 
 namespace usi_gui_test {
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/version.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
+#include "base/version.h"
 #include "tools/mate_bench.h"
 
 #ifndef SASHITE_BINARY
@@ -748,7 +748,7 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("usi"));
     std::vector<std::string> lines;
     REQUIRE(engine.wait_for("usiok", 10000, &lines));
-    CHECK(lines.front() == std::string("id name sashite ") + engine::build_version());
+    CHECK(lines.front() == std::string("id name sashite ") + base::build_version());
     CHECK(count_prefix(lines, "id author ") == 1);
     CHECK(count_prefix(lines, "option name USI_Hash type spin") == 1);
     CHECK(count_prefix(lines, "option name USI_Ponder type check") == 1);

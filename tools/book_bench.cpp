@@ -9,7 +9,7 @@
 #include <unordered_set>
 
 #include "book/book_db.h"
-#include "engine/movegen.h"
+#include "shogi/movegen.h"
 
 namespace tools {
 
@@ -19,7 +19,7 @@ using book::Book;
 using book::BookEntry;
 using book::BookMode;
 using book::PackedPosition;
-using engine::Position;
+using shogi::Position;
 
 // splitmix64: the same sequence on every platform.
 class Random {
@@ -102,10 +102,10 @@ std::vector<BookEntry> grow_book(std::vector<BookEntry> entries, size_t target, 
     }
     const int plies = 1 + int(random.below(8));
     for (int ply = 0; ply < plies && entries.size() < target; ++ply) {
-      engine::MoveList moves = engine::legal_moves(pos);
+      shogi::MoveList moves = shogi::legal_moves(pos);
       if (moves.empty()) break;
       pos.do_move(moves[int(random.below(size_t(moves.size())))]);
-      engine::MoveList replies = engine::legal_moves(pos);
+      shogi::MoveList replies = shogi::legal_moves(pos);
       if (replies.empty() || !keys.insert(pos.key()).second) continue;
       BookEntry e;
       e.key = pos.key();
@@ -130,14 +130,14 @@ std::vector<Position> random_queries(const std::vector<PackedPosition>& from, co
     const int plies = 1 + int(random.below(6));
     bool stuck = false;
     for (int ply = 0; (ply < plies || book.find(pos)) && ply < 16; ++ply) {
-      engine::MoveList moves = engine::legal_moves(pos);
+      shogi::MoveList moves = shogi::legal_moves(pos);
       if (moves.empty()) {
         stuck = true;
         break;
       }
       pos.do_move(moves[int(random.below(size_t(moves.size())))]);
     }
-    if (stuck || engine::legal_moves(pos).empty()) continue;
+    if (stuck || shogi::legal_moves(pos).empty()) continue;
     Position copy;
     if (copy.set(pos.setup()).is_ok()) out.push_back(copy);
   }
@@ -147,7 +147,7 @@ std::vector<Position> random_queries(const std::vector<PackedPosition>& from, co
 int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   std::vector<BookEntry> entries;
   auto start = Clock::now();
-  engine::Status status = book::load_book(options.book_directory, entries);
+  base::Status status = book::load_book(options.book_directory, entries);
   if (!status) {
     std::fprintf(stderr, "sashite book bench: %s\n", status.message().c_str());
     return 2;

@@ -8,7 +8,7 @@
 
 #include "book/book.h"
 #include "book/book_entry.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 
 namespace tools {
 
@@ -33,7 +33,7 @@ std::vector<book::BookEntry> grow_book(std::vector<book::BookEntry> entries, siz
 
 // `count` query positions: a random position of `from`, then 1 to 6 random legal plies, and
 // more until the position is not in `book` (at most 16 plies; then it is kept anyway).
-std::vector<engine::Position> random_queries(const std::vector<book::PackedPosition>& from,
+std::vector<shogi::Position> random_queries(const std::vector<book::PackedPosition>& from,
                                              const book::Book& book, int count, uint64_t seed);
 
 // sashite book bench: prints the book size, its build time, and for exact lookups (hits

@@ -7,7 +7,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 Status merge_books(const std::vector<std::string>& inputs, const std::string& out_dir,
                    BookMergeStats& stats, int batch) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -28,7 +28,7 @@ struct BookMergeStats {
 // copied.
 // Writes in WriteBatches of `batch` entries. Errors name the directory: an input that is not
 // a book, an input that is the output.
-engine::Status merge_books(const std::vector<std::string>& inputs, const std::string& out_dir,
+base::Status merge_books(const std::vector<std::string>& inputs, const std::string& out_dir,
                            BookMergeStats& stats, int batch = 1000);
 
 }  // namespace tools

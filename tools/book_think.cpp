@@ -9,14 +9,14 @@
 #include <thread>
 
 #include "book/book_db.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/book_think_engines.h"
 #include "tools/book_think_work.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 namespace {
 
@@ -24,7 +24,7 @@ constexpr int kDefaultDepth = 8;
 constexpr int kFaultsInARowLimit = 3;
 constexpr std::chrono::seconds kFlushInterval{30};
 
-// Quotes a word for usi::split_command_line: '...' with each ' written as '\''.
+// Quotes a word for base::split_command_line: '...' with each ' written as '\''.
 std::string quote_word(const std::string& word) {
   std::string q = "'";
   for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -137,7 +137,7 @@ Status ThinkRun::flush() {
 }
 
 void ThinkRun::finish_position(const ThinkWork& w, const ThinkNode& tree) {
-  engine::Position root;
+  shogi::Position root;
   root.set_sfen(w.sfen);  // checked when the work was read
   book::BookEntry entry;
   entry.key = w.key;

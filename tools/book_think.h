@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/book_think_tree.h"
 #include "usi/usi_engine_process.h"
 
@@ -47,16 +47,16 @@ struct BookThinkOptions {
 
 // The checks the parser cannot make: an input, --out, one of depth and movetime, the shard,
 // the combine rule, the engine options' form and engine numbers, no gpsusi with a depth.
-engine::Status validate_book_think_options(const BookThinkOptions& o);
+base::Status validate_book_think_options(const BookThinkOptions& o);
 
 // Parses the engine list and the "I:NAME=VALUE" options. Errors name the bad option.
 // gpsusi gets BookDepth=0 first (its own book off) unless an option sets BookDepth; our
 // own engine (a program named sashite) gets USI_OwnBook=false the same way.
-engine::Status make_think_engine_configs(const BookThinkOptions& o,
+base::Status make_think_engine_configs(const BookThinkOptions& o,
                                          std::vector<usi::EngineConfig>& configs);
 
 // The command of this program's own engine: "<directory of /proc/self/exe>/sashite usi"
-// (quoted for usi::split_command_line).
+// (quoted for base::split_command_line).
 std::string default_think_engine_command();
 
 // Runs book think: reads the work, skips what `out_dir` already holds, thinks about the rest
@@ -66,6 +66,6 @@ std::string default_think_engine_command();
 // written, "batch: ..."; a summary at the end) and draws the progress bar on `err`.
 // An engine fault loses only the position: the engines are restarted and the position is
 // left for the next run; after 3 faults in a row the run stops with an error.
-engine::Status run_book_think(const BookThinkOptions& o, std::ostream& out, std::ostream& err);
+base::Status run_book_think(const BookThinkOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace tools

@@ -1,11 +1,11 @@
 // ThinkEngines: starting, resetting and querying the engines of one book-think job.
 #include "tools/book_think_engines.h"
 
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 using Milliseconds = std::chrono::milliseconds;
 
 std::string ThinkSearchLimits::go_command(bool byoyomi_form) const {
@@ -80,15 +80,15 @@ Status ThinkEngines::new_position() {
 }
 
 Status ThinkEngines::search(int index, const std::string& root_sfen,
-                            const std::vector<engine::Move>& path, ThinkAnswer& answer) {
+                            const std::vector<shogi::Move>& path, ThinkAnswer& answer) {
   const size_t i = size_t(index);
   if (!processes_[i]) return Status::error(describe(i) + ": not running");
   std::string position = "position sfen " + root_sfen;
   if (!path.empty()) {
     position += " moves";
-    for (engine::Move m : path) {
+    for (shogi::Move m : path) {
       position += ' ';
-      position += engine::format_usi_move(m);
+      position += shogi::format_usi_move(m);
     }
   }
   const usi::BestMove best = processes_[i]->think(position, limits_.go_command(byoyomi_form_[i]),
@@ -112,13 +112,13 @@ void ThinkEngines::shut_down() {
 }
 
 Status ThinkEngines::think(const std::string& root_sfen, int tree_depth, ThinkNode& tree) {
-  engine::Position root;
+  shogi::Position root;
   Status s = root.set_sfen(root_sfen);
   if (s) s = new_position();
   if (s)
     s = expand_think_tree(
         root, size(), tree_depth,
-        [&](int e, const std::vector<engine::Move>& path, ThinkAnswer& answer) {
+        [&](int e, const std::vector<shogi::Move>& path, ThinkAnswer& answer) {
           return search(e, root_sfen, path, answer);
         },
         tree);

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
-#include "engine/types.h"
+#include "base/status.h"
+#include "shogi/types.h"
 #include "tools/book_think_tree.h"
 #include "usi/usi_engine_process.h"
 
@@ -45,18 +45,18 @@ class ThinkEngines {
   ~ThinkEngines();
 
   // Starts every engine: usi/usiok, setoptions. Errors name the engine and its command.
-  engine::Status start();
+  base::Status start();
   // isready/readyok and usinewgame on every engine (starting any that is not running).
-  engine::Status new_position();
+  base::Status new_position();
   // Engine `index` searches `root_sfen` after `path`: "position sfen ROOT moves ...", "go".
   // A fault (timeout, exit) is an error naming the engine; the engines must then be
   // restarted (restart()).
-  engine::Status search(int index, const std::string& root_sfen,
-                        const std::vector<engine::Move>& path, ThinkAnswer& answer);
+  base::Status search(int index, const std::string& root_sfen,
+                        const std::vector<shogi::Move>& path, ThinkAnswer& answer);
   // The multi-program tree of one position (techniques.md §2): new_position(), then
   // expand_think_tree() with every engine's searches. On an error the engines are restarted,
   // so the next position starts clean.
-  engine::Status think(const std::string& root_sfen, int tree_depth, ThinkNode& tree);
+  base::Status think(const std::string& root_sfen, int tree_depth, ThinkNode& tree);
   // Kills every process; the next new_position() starts them afresh.
   void restart();
   // Sends quit and waits a little for the processes to exit.
@@ -65,7 +65,7 @@ class ThinkEngines {
   int size() const { return int(configs_.size()); }
 
  private:
-  engine::Status start_engine(size_t index);
+  base::Status start_engine(size_t index);
   std::string describe(size_t index) const;
 
   std::vector<usi::EngineConfig> configs_;

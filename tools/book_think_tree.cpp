@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/notation.h"
+#include "shogi/notation.h"
 
 namespace tools {
 
-using engine::Move;
-using engine::Position;
-using engine::Status;
+using shogi::Move;
+using shogi::Position;
+using base::Status;
 
 int score_to_think_value(const usi::SearchScore& score) {
   if (!score.is_mate) return std::clamp(score.cp, -kThinkMaxCp, kThinkMaxCp);
@@ -82,7 +82,7 @@ Status expand(Position& pos, int engine_count, int levels_left, const ThinkSearc
     const std::string& word = node.answers[size_t(e)].best_move;
     if (word == "resign" || word == "win" || word.empty()) continue;
     Move m;
-    if (Status s = engine::parse_usi_move(pos, word, m); !s)
+    if (Status s = shogi::parse_usi_move(pos, word, m); !s)
       return Status::error("engine " + std::to_string(e) + " played '" + word + "' in " +
                            pos.sfen() + ": " + s.message());
     const bool seen = std::any_of(node.children.begin(), node.children.end(),

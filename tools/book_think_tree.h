@@ -31,9 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "shogi/types.h"
 #include "tools/match_search_info.h"
 
 namespace tools {
@@ -65,7 +65,7 @@ struct ThinkAnswer {
 struct ThinkNode {
   std::vector<ThinkAnswer> answers;  // one per engine, in engine order
   struct Child {
-    engine::Move move;
+    shogi::Move move;
     std::unique_ptr<ThinkNode> node;
   };
   std::vector<Child> children;  // the distinct best moves, in the order first named
@@ -90,7 +90,7 @@ ThinkValue evaluate_think_node(const ThinkNode& node, const ThinkValuation& how)
 
 // A root move with its value (side to move at the root) and depth.
 struct ScoredThinkMove {
-  engine::Move move;
+  shogi::Move move;
   int value = 0;
   int depth = 0;
 };
@@ -99,15 +99,15 @@ std::vector<ScoredThinkMove> score_root_moves(const ThinkNode& root, const Think
 
 // Runs one search: engine `engine_index` searches the root position after `path` (moves
 // from the root, each legal) and answers. An error aborts the tree (an engine fault).
-using ThinkSearch = std::function<engine::Status(
-    int engine_index, const std::vector<engine::Move>& path, ThinkAnswer& answer)>;
+using ThinkSearch = std::function<base::Status(
+    int engine_index, const std::vector<shogi::Move>& path, ThinkAnswer& answer)>;
 
 // Builds the tree of `root` to `tree_depth` levels with `engine_count` engines, calling
 // `search` for every (node, engine) pair, depth first, children in order. A best move that is
 // not a legal move here ("resign", "win", or an illegal one) adds no child; an illegal one is
 // an error naming the engine, the position and the move.
 // REQUIRES: tree_depth >= 1, engine_count >= 1.
-engine::Status expand_think_tree(const engine::Position& root, int engine_count, int tree_depth,
+base::Status expand_think_tree(const shogi::Position& root, int engine_count, int tree_depth,
                                  const ThinkSearch& search, ThinkNode& out);
 
 }  // namespace tools

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <unordered_set>
 
-#include "engine/position.h"
+#include "shogi/position.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 bool ThinkShard::contains(uint64_t key) const {
   return count <= 1 || shard_hash(key) % uint64_t(count) == uint64_t(index);
@@ -53,7 +53,7 @@ Status add_book_positions(const std::string& book_dir, uint32_t min_count,
     uint64_t total = 0;
     for (const book::BookMove& m : entry.moves) total += m.count;
     if (total < min_count) return true;
-    engine::Position pos;
+    shogi::Position pos;
     if (Status p = pos.set(entry.position.setup()); !p) {
       bad_entry = Status::error("book " + book_dir + ": entry " + std::to_string(entry.key) +
                                 ": " + p.message());
@@ -77,7 +77,7 @@ Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
     uint64_t total = 0;
     for (const book::BookMove& m : entry.moves) total += m.count;
     if (total < min_count) continue;
-    engine::Position pos;
+    shogi::Position pos;
     if (!pos.set(entry.position.setup())) continue;
     out.push_back({pos.key(), pos.sfen()});
   }
@@ -95,7 +95,7 @@ Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& 
     if (begin == std::string::npos || line[begin] == '#') continue;
     std::string_view text = std::string_view(line).substr(begin);
     if (text.substr(0, 5) == "sfen ") text.remove_prefix(5);
-    engine::Position pos;
+    shogi::Position pos;
     if (Status s = pos.set_sfen(text); !s)
       return Status::error("SFEN file " + path + ": line " + std::to_string(number) + ": " +
                            s.message());

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "book/book_db.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
 // One position to think about.
 struct ThinkWork {
-  uint64_t key = 0;  // engine::Position::key()
+  uint64_t key = 0;  // shogi::Position::key()
   std::string sfen;  // what the engines are sent ("position sfen <sfen> ...")
 };
 
@@ -27,24 +27,24 @@ struct ThinkShard {
 };
 
 // "I/N" with 0 <= I < N. Errors name the text.
-engine::Status parse_think_shard(std::string_view text, ThinkShard& out);
+base::Status parse_think_shard(std::string_view text, ThinkShard& out);
 // Position keys carry the side to move in bit 0 and hand keys add up: a splitmix64 finish
 // spreads them before the modulo.
 uint64_t shard_hash(uint64_t key);
 
 // Appends the positions of a book (key order) whose moves' counts add up to at least
 // min_count. Errors name the directory.
-engine::Status add_book_positions(const std::string& book_dir, uint32_t min_count,
+base::Status add_book_positions(const std::string& book_dir, uint32_t min_count,
                                   std::vector<ThinkWork>& out);
 // Appends the positions of a file of SFENs, one a line ("sfen " in front and "startpos" are
 // accepted; blank lines and lines starting with '#' are skipped). Errors name the file and
 // the line.
-engine::Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& out);
+base::Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& out);
 
 // Appends the positions of CSA records (files, or directories searched recursively) up to
 // max_ply (the position before move max_ply; 0: every position), each with at least
 // min_count occurrences over the records, in the order first met. Errors name the path.
-engine::Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
+base::Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
                                     uint32_t min_count, std::vector<ThinkWork>& out);
 
 // Keeps the first of the positions with the same key, and those in `shard`, in order.
@@ -56,7 +56,7 @@ std::string think_no_moves_meta_name(uint64_t key);
 
 // Removes from `work` the positions `out` already holds (an entry, or the no-moves mark):
 // what a run killed earlier finished. Returns how many were removed in `done`.
-engine::Status drop_finished_work(const book::BookDb& out, std::vector<ThinkWork>& work,
+base::Status drop_finished_work(const book::BookDb& out, std::vector<ThinkWork>& work,
                                   size_t& done);
 
 }  // namespace tools

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "client/csa_protocol.h"
-#include "engine/csa_record.h"
-#include "engine/file_write.h"
+#include "shogi/csa_record.h"
+#include "base/file_write.h"
 #include "tools/csa_server_game.h"
 #include "tools/csa_server_login.h"
 #include "tools/server_status.h"
@@ -27,9 +27,9 @@ namespace tools {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-using engine::Color;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::Color;
+using shogi::kBlack;
+using shogi::kWhite;
 
 namespace {
 
@@ -76,7 +76,7 @@ struct Connection : std::enable_shared_from_this<Connection> {
 struct GameSlot {
   GameSlot(const ServerGameConfig& config, asio::io_context& io) : game(config), timer(io) {}
   ServerGame game;
-  std::shared_ptr<Connection> players[engine::kColorNb];
+  std::shared_ptr<Connection> players[shogi::kColorNb];
   asio::steady_timer timer;
   int64_t created_ms = 0;
   bool counted = false;  // counted in games_started
@@ -448,12 +448,12 @@ struct CsaServer::Impl {
   // Returns the record's path ("" when none was written).
   std::string write_record(GameSlot& g) {
     if (options.records_dir.empty()) return "";
-    engine::CsaRecord& rec = g.game.record();
+    shogi::CsaRecord& rec = g.game.record();
     rec.info.push_back({"END_TIME", format_record_time(std::time(nullptr))});
     const std::string path =
         (std::filesystem::path(options.records_dir) / (g.game.game_id() + ".csa")).string();
-    const engine::Status s =
-        engine::replace_file(path, engine::write_csa_record(rec, engine::CsaVersion::kV22));
+    const base::Status s =
+        base::replace_file(path, shogi::write_csa_record(rec, shogi::CsaVersion::kV22));
     if (!s) std::cerr << "sashite server: " << s.message() << "\n";
     return s ? path : "";
   }
@@ -499,7 +499,7 @@ CsaServer::CsaServer(const ServerOptions& options, std::ostream& out)
 
 CsaServer::~CsaServer() = default;
 
-engine::Status CsaServer::listen(bool handle_signals) {
+base::Status CsaServer::listen(bool handle_signals) {
   Impl& s = *impl_;
   if (handle_signals) {
     s.signals.add(SIGINT);
@@ -510,24 +510,24 @@ engine::Status CsaServer::listen(bool handle_signals) {
   }
   const std::string where = s.options.host + ":" + std::to_string(s.options.port);
   if (s.options.port < 0 || s.options.port > 65535)
-    return engine::Status::error("server: bad port " + std::to_string(s.options.port));
+    return base::Status::error("server: bad port " + std::to_string(s.options.port));
   if (!s.options.records_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(s.options.records_dir, ec);
     if (ec)
-      return engine::Status::error("server: cannot create the records directory " +
+      return base::Status::error("server: cannot create the records directory " +
                                    s.options.records_dir + ": " + ec.message());
   }
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(s.options.host, ec);
-  if (ec) return engine::Status::error("server: bad address " + s.options.host + ": " + ec.message());
+  if (ec) return base::Status::error("server: bad address " + s.options.host + ": " + ec.message());
   const tcp::endpoint endpoint(address, static_cast<unsigned short>(s.options.port));
   s.acceptor.open(endpoint.protocol(), ec);
   if (!ec) s.acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) s.acceptor.bind(endpoint, ec);
   if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return engine::Status::error("server: cannot listen on " + where + ": " + ec.message());
-  return engine::Status::ok();
+  if (ec) return base::Status::error("server: cannot listen on " + where + ": " + ec.message());
+  return base::Status::ok();
 }
 
 int CsaServer::port() const { return impl_->acceptor.local_endpoint().port(); }

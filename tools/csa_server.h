@@ -22,7 +22,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace CLI {
 class App;
@@ -71,7 +71,7 @@ class CsaServer {
   // Binds and listens; creates records_dir. With handle_signals, SIGINT and SIGTERM stop the
   // server (installed here, before the caller announces the port, so no signal is missed).
   // Errors name the address or the directory.
-  engine::Status listen(bool handle_signals = false);
+  base::Status listen(bool handle_signals = false);
   int port() const;  // REQUIRES: listen() succeeded
   // Keeps `board` (a status page's model) up to date with the games. REQUIRES: listen()
   // succeeded, run() not started; the board outlives the server.

@@ -4,27 +4,27 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/csa_notation.h"
+#include "shogi/csa_notation.h"
 
 namespace tools {
 
-using engine::Color;
-using engine::CsaSpecialMove;
-using engine::kBlack;
-using engine::kWhite;
+using shogi::Color;
+using shogi::CsaSpecialMove;
+using shogi::kBlack;
+using shogi::kWhite;
 
-std::vector<std::string> summary_position_lines(const engine::PositionSetup& setup) {
+std::vector<std::string> summary_position_lines(const shogi::PositionSetup& setup) {
   std::vector<std::string> out;
   for (int r = 0; r < 9; ++r) {
     std::string s = "P";
     s += char('1' + r);
     for (int f = 8; f >= 0; --f) {
-      const engine::Piece p = setup.board[engine::make_square(f, r)];
-      if (p == engine::kNoPiece) {
+      const shogi::Piece p = setup.board[shogi::make_square(f, r)];
+      if (p == shogi::kNoPiece) {
         s += " * ";
       } else {
-        s += engine::color_of(p) == kBlack ? '+' : '-';
-        s += engine::csa_piece_name(engine::type_of(p));
+        s += shogi::color_of(p) == kBlack ? '+' : '-';
+        s += shogi::csa_piece_name(shogi::type_of(p));
       }
     }
     out.push_back(s);
@@ -32,9 +32,9 @@ std::vector<std::string> summary_position_lines(const engine::PositionSetup& set
   for (Color c : {kBlack, kWhite}) {
     // shogi-server keeps a hand sorted by piece name (board.rb Piece#initialize).
     std::vector<std::string> names;
-    for (int t = engine::kPawn; t <= engine::kGold; ++t)
-      for (int n = setup.hands[c].count(engine::PieceType(t)); n > 0; --n)
-        names.push_back(engine::csa_piece_name(engine::PieceType(t)));
+    for (int t = shogi::kPawn; t <= shogi::kGold; ++t)
+      for (int n = setup.hands[c].count(shogi::PieceType(t)); n > 0; --n)
+        names.push_back(shogi::csa_piece_name(shogi::PieceType(t)));
     if (names.empty()) continue;
     std::sort(names.begin(), names.end());
     std::string s = c == kBlack ? "P+" : "P-";
@@ -68,12 +68,12 @@ ServerGame::ServerGame(const ServerGameConfig& config) : config_(config) {
   rules.least_time_per_move = config_.least_time_per_move_s;
   rules.time_roundup = config_.time_roundup;
   s.time[kBlack] = s.time[kWhite] = rules;
-  s.initial = config_.initial ? *config_.initial : engine::csa_start_setup();
+  s.initial = config_.initial ? *config_.initial : shogi::csa_start_setup();
   s.to_move = s.initial.side_to_move;
   clock_ = client::GameClock::from_summary(s);
-  if (engine::Status st = pos_.set(s.initial); !st) {
+  if (base::Status st = pos_.set(s.initial); !st) {
     // A bad test position: fall back to the start position rather than play on garbage.
-    s.initial = engine::csa_start_setup();
+    s.initial = shogi::csa_start_setup();
     s.to_move = kBlack;
     pos_.set(s.initial);
   }
@@ -173,7 +173,7 @@ ServerGame::Lines ServerGame::play(Color c, std::string_view line, int64_t now_m
 
 void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
   const Color us = side_to_move();
-  const std::string who = std::string(engine::color_name(us)) + " (" + config_.names[us] + ")";
+  const std::string who = std::string(shogi::color_name(us)) + " (" + config_.names[us] + ")";
   const int64_t elapsed_ms = std::max<int64_t>(0, now_ms - turn_start_ms_);
   if (clock_.is_time_up(us, elapsed_ms)) {
     finish(out, {"#TIME_UP"}, ~us, "", "time up", CsaSpecialMove::kTimeUp,
@@ -183,7 +183,7 @@ void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
   const int64_t charged_ms = clock_.charged_ms(us, elapsed_ms);
   const std::string t_text = std::to_string(charged_ms / 1000);
   client::ClientLine parsed;
-  const engine::Status st = client::parse_client_line(line, parsed);
+  const base::Status st = client::parse_client_line(line, parsed);
   auto illegal = [&](const std::string& why) {
     // The rejected text goes in a comment, never as a move: it may not even be CSA.
     record_.result_comments.push_back("ILLEGAL_MOVE(" + client::quote_line(line, 60) + ")");
@@ -217,33 +217,33 @@ void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
   }
   if (parsed.type != client::ClientLineType::kMove) return illegal("not a move");
 
-  engine::Move m;
-  if (const engine::Status ms = engine::parse_csa_move(pos_, parsed.move.move, m); !ms)
+  shogi::Move m;
+  if (const base::Status ms = shogi::parse_csa_move(pos_, parsed.move.move, m); !ms)
     return illegal(ms.message());
   pos_.do_move(m);
   clock_.charge_ms(us, charged_ms);
   last_move_[us] = parsed.move.move;
   send_both(out, client::format_move_echo(parsed.move.move, charged_ms / 1000));
-  engine::CsaRecordMove rec{m, parsed.move.move, charged_ms / 1000 * 1000, {}};
+  shogi::CsaRecordMove rec{m, parsed.move.move, charged_ms / 1000 * 1000, {}};
   // shogi-server stores a floodgate comment with one more '*': "'** 30 -3334FU".
   if (!parsed.move.comment.empty()) rec.comments.push_back("*" + parsed.move.comment);
   record_.moves.push_back(std::move(rec));
   turn_start_ms_ = now_ms;
 
   switch (pos_.repetition(4)) {
-    case engine::Repetition::kNone:
+    case shogi::Repetition::kNone:
       break;
-    case engine::Repetition::kDraw:
+    case shogi::Repetition::kDraw:
       finish(out, {"#SENNICHITE"}, std::nullopt, "#DRAW", "sennichite",
              CsaSpecialMove::kSennichite, "fourfold repetition (sennichite)");
       return;
-    case engine::Repetition::kWin:  // the side to move now wins: the mover gave every check
+    case shogi::Repetition::kWin:  // the side to move now wins: the mover gave every check
       finish(out, {"#OUTE_SENNICHITE"}, ~us, "", "oute_sennichite",
              CsaSpecialMove::kOuteSennichite, "perpetual check by " + who);
       return;
-    case engine::Repetition::kLoss:  // the side to move now gave every check
+    case shogi::Repetition::kLoss:  // the side to move now gave every check
       finish(out, {"#OUTE_SENNICHITE"}, us, "", "oute_sennichite", CsaSpecialMove::kOuteSennichite,
-             "perpetual check by " + std::string(engine::color_name(~us)) + " (" +
+             "perpetual check by " + std::string(shogi::color_name(~us)) + " (" +
                  config_.names[~us] + ")");
       return;
   }
@@ -259,7 +259,7 @@ ServerGame::Lines ServerGame::check_time(int64_t now_ms) {
   const int64_t elapsed_ms = std::max<int64_t>(0, now_ms - turn_start_ms_);
   if (clock_.is_time_up(us, elapsed_ms))
     finish(out, {"#TIME_UP"}, ~us, "", "time up", CsaSpecialMove::kTimeUp,
-           std::string(engine::color_name(us)) + " (" + config_.names[us] + ") ran out of time (" +
+           std::string(shogi::color_name(us)) + " (" + config_.names[us] + ") ran out of time (" +
                std::to_string(elapsed_ms) + " ms, silent)");
   return out;
 }
@@ -283,7 +283,7 @@ ServerGame::Lines ServerGame::disconnect(Color c, int64_t now_ms) {
   if (phase_ == Phase::kAgreeWaiting) return reject(c);
   if (phase_ != Phase::kPlaying) return out;
   (void)now_ms;
-  const std::string who = std::string(engine::color_name(c)) + " (" + config_.names[c] + ")";
+  const std::string who = std::string(shogi::color_name(c)) + " (" + config_.names[c] + ")";
   // The record: %TORYO when the side to move left (as shogi-server logs it); when the other
   // side left, %TORYO would name the wrong side, so an illegal action of that side.
   const CsaSpecialMove special =

@@ -5,7 +5,7 @@
 // The rules followed (docs/csa-protocol.md; shogi_server/game.rb, game_result.rb):
 //   - AGREE from both sides gives START:<id> to both; REJECT from either gives
 //     "REJECT:<id> by <name>" to both (section 1.4).
-//   - Each move is checked with our rules (engine::parse_csa_move: nifu, dead pieces, leaving
+//   - Each move is checked with our rules (shogi::parse_csa_move: nifu, dead pieces, leaving
 //     the king in check, pawn-drop mate (打ち歩詰め)). A legal move is echoed to both as
 //     "+7776FU,T<n>"; an illegal one is not echoed and gives #ILLEGAL_MOVE (section 1.6).
 //   - The clock is client::GameClock with shogi-server's rules (section 1.5). The time-up check
@@ -31,23 +31,23 @@
 
 #include "client/csa_protocol.h"
 #include "client/game_clock.h"
-#include "engine/csa_record.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/csa_record.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace tools {
 
 struct ServerGameConfig {
   std::string event = "local";  // the Game_ID's first field (shogi-server's event name)
   std::string game_name;        // "demo-60-5" or "demo-300-10F". REQUIRES: parse_game_name_time
-  std::string names[engine::kColorNb];  // Black (先手), White (後手)
+  std::string names[shogi::kColorNb];  // Black (先手), White (後手)
   std::string id_time;                  // the Game_ID's last field, "YYYYMMDDhhmmss"
   int max_moves = 256;                  // 0: no limit
   int64_t least_time_per_move_s = 0;    // Least_Time_Per_Move
   bool time_roundup = false;            // Time_Roundup:YES (elapsed time rounded up)
   // The position to start from; the start position (平手) when absent. shogi-server has no
   // such option (only handicap and buoy names); tests use it to reach declarations.
-  std::optional<engine::PositionSetup> initial;
+  std::optional<shogi::PositionSetup> initial;
 };
 
 // How a game ended, for logs and the record's summary comment.
@@ -55,7 +55,7 @@ struct ServerGameResult {
   std::string kind;  // "toryo", "time up", "illegal move", "kachi", "illegal kachi",
                      // "sennichite", "oute_sennichite", "max_moves", "abnormal",
                      // "rejected", "aborted"
-  std::optional<engine::Color> winner;  // none: a draw, or no game
+  std::optional<shogi::Color> winner;  // none: a draw, or no game
   std::string detail;                   // for people: "illegal move +7775FU by Black: ..."
 };
 
@@ -64,7 +64,7 @@ class ServerGame {
  public:
   enum class Phase { kAgreeWaiting, kPlaying, kOver };
   // Lines to send to each side (Black, White), without LF, in order.
-  using Lines = std::array<std::vector<std::string>, engine::kColorNb>;
+  using Lines = std::array<std::vector<std::string>, shogi::kColorNb>;
 
   // Max lines deferred for a side; more are dropped (shogi-server keeps them all).
   static constexpr size_t kMaxDeferred = 16;
@@ -75,8 +75,8 @@ class ServerGame {
   const ServerGameConfig& config() const { return config_; }
   Phase phase() const { return phase_; }
   bool over() const { return phase_ == Phase::kOver; }
-  engine::Color side_to_move() const { return pos_.side_to_move(); }
-  const engine::Position& position() const { return pos_; }
+  shogi::Color side_to_move() const { return pos_.side_to_move(); }
+  const shogi::Position& position() const { return pos_; }
   const client::GameClock& clock() const { return clock_; }
   // When the side to move's turn began (START, or the last move), in the calls' time.
   int64_t turn_start_ms() const { return turn_start_ms_; }
@@ -84,18 +84,18 @@ class ServerGame {
   const ServerGameResult& result() const { return result_; }
   // The record so far: N+/N-, $EVENT, the position, every move with its T and, once over, the
   // result with a "summary:..." comment. The caller adds $START_TIME / $END_TIME.
-  const engine::CsaRecord& record() const { return record_; }
-  engine::CsaRecord& record() { return record_; }
+  const shogi::CsaRecord& record() const { return record_; }
+  shogi::CsaRecord& record() { return record_; }
 
   // The Game_Summary for side c, exactly as shogi-server sends it (section 1.3).
-  std::vector<std::string> summary(engine::Color c) const;
+  std::vector<std::string> summary(shogi::Color c) const;
 
   // AGREE from c; START to both once both agreed (the clock starts at now_ms).
-  Lines agree(engine::Color c, int64_t now_ms);
+  Lines agree(shogi::Color c, int64_t now_ms);
   // REJECT from c, or the server's own when `by_server` (agreement timed out).
-  Lines reject(engine::Color c, bool by_server = false);
+  Lines reject(shogi::Color c, bool by_server = false);
   // A move or special move line from c ("+7776FU,'* 30", "%TORYO"). REQUIRES: kPlaying.
-  Lines play(engine::Color c, std::string_view line, int64_t now_ms);
+  Lines play(shogi::Color c, std::string_view line, int64_t now_ms);
   // The clock check shogi-server makes on a keep-alive or a read timeout: ends the game when
   // the side to move is out of time. Nothing when not kPlaying.
   Lines check_time(int64_t now_ms);
@@ -103,7 +103,7 @@ class ServerGame {
   // elapsed time the time-up rule flags. None when not kPlaying or without a time limit.
   std::optional<int64_t> time_up_at_ms() const;
   // Side c's connection dropped: a reject before START, an abnormal loss after it.
-  Lines disconnect(engine::Color c, int64_t now_ms);
+  Lines disconnect(shogi::Color c, int64_t now_ms);
   // Ends the game without a result (server shutdown); nothing is sent.
   void abort(const std::string& why);
 
@@ -113,24 +113,24 @@ class ServerGame {
   void send_both(Lines& out, const std::string& line);
   // Ends the game: `winner` none for a draw; the record gets `special` and a summary comment.
   void finish(Lines& out, const std::vector<std::string>& reason_lines,
-              std::optional<engine::Color> winner, const char* draw_line, std::string kind,
-              engine::CsaSpecialMove special, std::string detail);
+              std::optional<shogi::Color> winner, const char* draw_line, std::string kind,
+              shogi::CsaSpecialMove special, std::string detail);
 
   ServerGameConfig config_;
   client::GameSummary summary_;
   client::GameClock clock_;
-  engine::Position pos_;
-  engine::CsaRecord record_;
+  shogi::Position pos_;
+  shogi::CsaRecord record_;
   Phase phase_ = Phase::kAgreeWaiting;
-  bool agreed_[engine::kColorNb] = {false, false};
+  bool agreed_[shogi::kColorNb] = {false, false};
   int64_t turn_start_ms_ = 0;
-  std::string last_move_[engine::kColorNb];  // each side's last move text, for repeats
-  std::deque<std::string> deferred_[engine::kColorNb];
+  std::string last_move_[shogi::kColorNb];  // each side's last move text, for repeats
+  std::deque<std::string> deferred_[shogi::kColorNb];
   ServerGameResult result_;
 };
 
 // The board rows of a Game_Summary's position block as shogi-server writes them: always
 // P1..P9, then P+ / P- hand lines ("P+00KA00FU"), then the side to move.
-std::vector<std::string> summary_position_lines(const engine::PositionSetup& setup);
+std::vector<std::string> summary_position_lines(const shogi::PositionSetup& setup);
 
 }  // namespace tools

@@ -11,16 +11,16 @@
 #include <thread>
 
 #include "engine/engine.h"
-#include "engine/file_write.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "base/file_write.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tools/gensfen_format.h"
 #include "tools/match_openings.h"
 #include "tools/splitmix.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 namespace fs = std::filesystem;
 
 namespace {
@@ -64,7 +64,7 @@ int first_free_number(const fs::path& dir, int shard) {
   return next;
 }
 
-int16_t clamp_value(engine::Value v) { return int16_t(std::clamp<int>(v, -32000, 32000)); }
+int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 32000)); }
 
 }  // namespace
 
@@ -145,7 +145,7 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       }
       char name[64];
       std::snprintf(name, sizeof name, "gensfen-s%d-%06d.bin", o.shard, number);
-      const Status w = engine::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
+      const Status w = base::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
       std::lock_guard<std::mutex> lock(mu);
       if (!w.is_ok()) {
         if (failure.is_ok()) failure = w;
@@ -166,27 +166,27 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       const int random = o.random_min + int(rng.below(uint64_t(o.random_max - o.random_min + 1)));
       bool dead = false;
       for (int i = 0; i < random; ++i) {
-        const engine::MoveList legal = engine::legal_moves(e.position());
+        const shogi::MoveList legal = shogi::legal_moves(e.position());
         if (legal.size() == 0) {
           dead = true;
           break;
         }
-        moves.push_back(engine::format_usi_move(legal[size_t(rng.below(legal.size()))]));
+        moves.push_back(shogi::format_usi_move(legal[size_t(rng.below(legal.size()))]));
         e.set_position(opening.sfen, moves);
       }
       if (dead) continue;
       e.new_game();
       std::vector<GensfenRecord> game;
-      std::vector<engine::Color> movers;
+      std::vector<shogi::Color> movers;
       int winner = -1;  // colour that won, 2 for a draw
       while (!stop) {
-        const engine::Position& pos = e.position();
-        const engine::Color us = pos.side_to_move();
+        const shogi::Position& pos = e.position();
+        const shogi::Color us = pos.side_to_move();
         if (pos.game_ply() > o.max_plies) {
           winner = 2;
           break;
         }
-        if (engine::legal_moves(pos).size() == 0) {
+        if (shogi::legal_moves(pos).size() == 0) {
           winner = ~us;
           break;
         }
@@ -195,7 +195,7 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           break;
         }
         const engine::SearchResult r = e.search(limits);
-        if (r.kind == engine::SearchResult::Kind::kResign || r.best == engine::kMoveNone) {
+        if (r.kind == engine::SearchResult::Kind::kResign || r.best == shogi::kMoveNone) {
           winner = ~us;
           break;
         }
@@ -203,11 +203,11 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           winner = us;
           break;
         }
-        if (r.score != engine::kValueNone && std::abs(r.score) >= o.eval_limit) {
+        if (r.score != shogi::kValueNone && std::abs(r.score) >= o.eval_limit) {
           winner = r.score > 0 ? us : ~us;
           break;
         }
-        if (pos.game_ply() >= o.min_ply && !pos.in_check() && r.score != engine::kValueNone &&
+        if (pos.game_ply() >= o.min_ply && !pos.in_check() && r.score != shogi::kValueNone &&
             seen.insert(pos.key())) {
           GensfenRecord rec;
           rec.position = pos.setup();
@@ -218,13 +218,13 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           game.push_back(rec);
           movers.push_back(us);
         }
-        moves.push_back(engine::format_usi_move(r.best));
+        moves.push_back(shogi::format_usi_move(r.best));
         if (!e.set_position(opening.sfen, moves).is_ok()) break;
-        const engine::Repetition rep = e.position().repetition(4);
-        if (rep != engine::Repetition::kNone) {
+        const shogi::Repetition rep = e.position().repetition(4);
+        if (rep != shogi::Repetition::kNone) {
           // The side to move now: kWin, it won (the mover checked every time); kLoss, it lost.
-          const engine::Color now = e.position().side_to_move();
-          winner = rep == engine::Repetition::kDraw ? 2 : rep == engine::Repetition::kWin ? int(now) : int(~now);
+          const shogi::Color now = e.position().side_to_move();
+          winner = rep == shogi::Repetition::kDraw ? 2 : rep == shogi::Repetition::kWin ? int(now) : int(~now);
           break;
         }
       }
@@ -275,13 +275,13 @@ Status inspect_gensfen(const std::string& path, int limit, std::ostream& out) {
       << " won, " << draws << " drawn, " << losses << " lost\n";
   for (size_t i = 0; i < records.size() && int(i) < limit; ++i) {
     const GensfenRecord& r = records[i];
-    engine::Position pos;
+    shogi::Position pos;
     std::string move = "?";
     if (pos.set(r.position).is_ok()) {
-      const engine::Move m = pos.complete_move(engine::Move(r.move16));
-      if (m != engine::kMoveNone) move = engine::format_usi_move(m);
+      const shogi::Move m = pos.complete_move(shogi::Move(r.move16));
+      if (m != shogi::kMoveNone) move = shogi::format_usi_move(m);
     }
-    out << "sfen " << engine::format_sfen(r.position) << " value " << r.value << " move " << move
+    out << "sfen " << shogi::format_sfen(r.position) << " value " << r.value << " move " << move
         << " result " << int(r.result) << " depth " << int(r.depth) << "\n";
   }
   return Status::ok();

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -40,10 +40,10 @@ struct GensfenOptions {
 // `batch` records each are written whole as they fill (a kill loses at most the batches
 // being filled); numbering continues after the files already in out_dir. Prints progress
 // (positions, games, positions per hour) every progress_seconds and at the end.
-engine::Status run_gensfen(const GensfenOptions& options, std::ostream& out);
+base::Status run_gensfen(const GensfenOptions& options, std::ostream& out);
 
 // `sashite gensfen --inspect FILE`: the count, the result balance, and the first `limit`
 // records as "sfen <SFEN> value V move M result R depth D".
-engine::Status inspect_gensfen(const std::string& path, int limit, std::ostream& out);
+base::Status inspect_gensfen(const std::string& path, int limit, std::ostream& out);
 
 }  // namespace tools

@@ -7,17 +7,17 @@
 
 namespace tools {
 
-using engine::Hand;
-using engine::PieceType;
-using engine::Status;
+using shogi::Hand;
+using shogi::PieceType;
+using base::Status;
 
 namespace {
 
 constexpr char kMagic[16] = "SASHITE-GENSFEN";
 constexpr uint32_t kVersion = 1;
 // Hand kinds in the order and widths the record stores them.
-constexpr PieceType kHandKinds[7] = {engine::kPawn,  engine::kLance,  engine::kKnight, engine::kSilver,
-                                     engine::kGold,  engine::kBishop, engine::kRook};
+constexpr PieceType kHandKinds[7] = {shogi::kPawn,  shogi::kLance,  shogi::kKnight, shogi::kSilver,
+                                     shogi::kGold,  shogi::kBishop, shogi::kRook};
 constexpr int kHandBits[7] = {5, 3, 3, 3, 3, 2, 2};
 
 struct BitWriter {
@@ -52,7 +52,7 @@ uint64_t get_le(const uint8_t* p, int bytes) {
 bool valid_piece(uint32_t code) {
   if (code == 0) return true;
   const uint32_t type = code & 15;
-  return (code >> 4) <= 1 && type >= engine::kPawn && type <= engine::kDragon;
+  return (code >> 4) <= 1 && type >= shogi::kPawn && type <= shogi::kDragon;
 }
 
 }  // namespace
@@ -60,10 +60,10 @@ bool valid_piece(uint32_t code) {
 std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord& r) {
   std::array<uint8_t, kGensfenRecordSize> bytes{};
   BitWriter w{bytes.data()};
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s) w.put(uint32_t(r.position.board[size_t(s)]), 5);
-  for (engine::Color c : {engine::kBlack, engine::kWhite})
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) w.put(uint32_t(r.position.board[size_t(s)]), 5);
+  for (shogi::Color c : {shogi::kBlack, shogi::kWhite})
     for (int k = 0; k < 7; ++k) w.put(uint32_t(r.position.hands[c].count(kHandKinds[k])), kHandBits[k]);
-  w.put(r.position.side_to_move == engine::kWhite ? 1 : 0, 1);
+  w.put(r.position.side_to_move == shogi::kWhite ? 1 : 0, 1);
   uint8_t* tail = bytes.data() + 56;
   const uint16_t value = uint16_t(r.value);
   tail[0] = uint8_t(value & 0xff);
@@ -80,21 +80,21 @@ std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord&
 Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out) {
   GensfenRecord r;
   BitReader rd{bytes};
-  for (engine::Square s = 0; s < engine::kSquareNb; ++s) {
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) {
     const uint32_t code = rd.get(5);
     if (!valid_piece(code))
       return Status::error("square " + std::to_string(s) + ": no piece has code " + std::to_string(code));
-    r.position.board[size_t(s)] = engine::Piece(code);
+    r.position.board[size_t(s)] = shogi::Piece(code);
   }
-  for (engine::Color c : {engine::kBlack, engine::kWhite})
+  for (shogi::Color c : {shogi::kBlack, shogi::kWhite})
     for (int k = 0; k < 7; ++k) {
       const int n = int(rd.get(kHandBits[k]));
       if (n > Hand::kMaxCount[kHandKinds[k]])
-        return Status::error(std::string(c == engine::kBlack ? "Black" : "White") + "'s hand holds " +
+        return Status::error(std::string(c == shogi::kBlack ? "Black" : "White") + "'s hand holds " +
                              std::to_string(n) + " of kind " + std::to_string(kHandKinds[k]));
       r.position.hands[c].add(kHandKinds[k], n);
     }
-  r.position.side_to_move = rd.get(1) ? engine::kWhite : engine::kBlack;
+  r.position.side_to_move = rd.get(1) ? shogi::kWhite : shogi::kBlack;
   const uint8_t* tail = bytes + 56;
   r.value = int16_t(uint16_t(tail[0] | tail[1] << 8));
   r.move16 = uint16_t(tail[2] | tail[3] << 8);

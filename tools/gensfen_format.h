@@ -11,14 +11,14 @@
 //    32  32  zero
 //   then `count` records of 64 bytes:
 //     0  56  the position, a stream of 448 bits, least significant bit of byte 0 first:
-//             81 squares x 5 bits, square order of engine/types.h (file-major from file 1,
+//             81 squares x 5 bits, square order of shogi/types.h (file-major from file 1,
 //               rank a first), each the engine's Piece code (kind | White << 4; 0 empty);
 //             per side, Black then White, its hand: pawns 5 bits, lances, knights, silvers,
 //               golds 3 bits each, bishops, rooks 2 bits each (21 bits);
 //             the side to move, 1 bit (1: White).
 //    56   2  the search value, int16, centipawns from the side to move's view (mate scores
 //            clamped to +-32000)
-//    58   2  the best move, uint16, engine::Move::key16 (Position::complete_move restores it)
+//    58   2  the best move, uint16, shogi::Move::key16 (Position::complete_move restores it)
 //    60   2  the game ply, uint16 (the SFEN move number)
 //    62   1  the game's result for the side to move, int8: 1 win, 0 draw, -1 loss
 //    63   1  the search depth reached, uint8
@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/status.h"
+#include "shogi/position.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -39,7 +39,7 @@ constexpr size_t kGensfenHeaderSize = 64;
 constexpr size_t kGensfenRecordSize = 64;
 
 struct GensfenRecord {
-  engine::PositionSetup position;  // game_ply is carried in `ply`
+  shogi::PositionSetup position;  // game_ply is carried in `ply`
   int16_t value = 0;
   uint16_t move16 = 0;
   uint16_t ply = 1;
@@ -50,13 +50,13 @@ struct GensfenRecord {
 // REQUIRES: a position whose hands fit the bit widths (any position of a normal game does).
 std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord& record);
 // Errors: a piece code or hand that no position has.
-engine::Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out);
+base::Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out);
 
 std::string gensfen_file_bytes(const std::vector<GensfenRecord>& records);
 // Reads a whole file; errors name it and say what is wrong (magic, version, size, count).
-engine::Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out);
+base::Status read_gensfen_file(const std::string& path, std::vector<GensfenRecord>& out);
 // The same checks; appends the file's packed records (64 bytes each) to `records`, for
 // readers of millions of positions (an unpacked record is several times larger).
-engine::Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records);
+base::Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records);
 
 }  // namespace tools

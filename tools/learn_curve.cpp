@@ -14,22 +14,22 @@
 #include <sstream>
 
 #include "book/import_records.h"
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
 #include "engine/engine.h"
 #include "engine/eval/evaluate.h"
 #include "engine/eval/weights.h"
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/shipped_file.h"
-#include "usi/child_process.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
+#include "base/shipped_file.h"
+#include "base/child_process.h"
 #include "tools/learn_data.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 namespace fs = std::filesystem;
 
 Interval wilson_interval(int64_t wins, int64_t n, double z) {
@@ -207,14 +207,14 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
   std::error_code ec;
   const fs::path stderr_path =
       fs::temp_directory_path(ec) / ("sashite-gnuplot-" + std::to_string(::getpid()) + ".err");
-  usi::ChildProcess gnuplot;
+  base::ChildProcess gnuplot;
   if (Status s = gnuplot.start({gnuplot_program}, {}, stderr_path.string()); !s)
     return Status::error(s.message() +
                          " (--png needs gnuplot; on Debian: apt-get install gnuplot-nox)");
   std::istringstream lines(script);
   bool written = true;
   for (std::string line; written && std::getline(lines, line);) written = gnuplot.write_line(line);
-  const bool exited = gnuplot.wait_exit(usi::ChildProcess::Clock::now() + std::chrono::seconds(60));
+  const bool exited = gnuplot.wait_exit(base::ChildProcess::Clock::now() + std::chrono::seconds(60));
   if (!exited) gnuplot.kill();
   const std::string how = exited ? gnuplot.exit_description() : "did not finish within 60 s";
   std::string messages;
@@ -234,7 +234,7 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
 
 namespace {
 
-std::string default_weights_path() { return engine::default_eval_file(); }
+std::string default_weights_path() { return base::default_eval_file(); }
 
 // The weights a run evaluates with, and the file our engine loads them from (EvalFile):
 // the hand-set weights go through a temporary file, removed by the destructor.
@@ -316,16 +316,16 @@ struct CurveThread {
 RecordResult measure_record(const std::string& file, const CurveOptions& o,
                             const engine::eval::Weights& weights, CurveSearcher* searcher) {
   RecordResult r;
-  engine::CsaRecord record;
-  engine::Status read = engine::load_csa_record_file(file, record);
-  engine::Position pos;
+  shogi::CsaRecord record;
+  base::Status read = shogi::load_csa_record_file(file, record);
+  shogi::Position pos;
   if (read) read = pos.set(record.initial);
   if (!read) {
     r.outcome = RecordResult::Outcome::kUnreadable;
     r.message = read.message();
     return r;
   }
-  engine::Color winner;
+  shogi::Color winner;
   if (!book::record_winner(record, winner)) {
     r.outcome = RecordResult::Outcome::kUndecided;
     return r;
@@ -339,7 +339,7 @@ RecordResult measure_record(const std::string& file, const CurveOptions& o,
   std::vector<std::string> history;
   if (searcher) searcher->new_game();
   for (size_t ply = 0; ply < record.moves.size(); ++ply) {
-    const engine::Move played = record.moves[ply].move;
+    const shogi::Move played = record.moves[ply].move;
     if (int(ply) >= o.min_ply) {
       const bool won = pos.side_to_move() == winner;
       r.wins += won;
@@ -361,14 +361,14 @@ RecordResult measure_record(const std::string& file, const CurveOptions& o,
         ++r.agreement_positions;
         r.agreement_matches +=
             result.kind == engine::SearchResult::Kind::kMove &&
-            engine::format_usi_move(result.best) == engine::format_usi_move(played);
+            shogi::format_usi_move(result.best) == shogi::format_usi_move(played);
       }
       if (searcher)
         r.search_seconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start)
                 .count();
     }
-    history.push_back(engine::format_usi_move(played));
+    history.push_back(shogi::format_usi_move(played));
     pos.do_move(played);
   }
   return r;
@@ -384,7 +384,7 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   if (o.max_value_cp < 1) return Status::error("--max-value must be at least 1 cp");
   if (o.threads < 1) return Status::error("--threads must be at least 1");
   std::vector<std::string> files;
-  if (Status s = engine::list_csa_files(o.records_dir, files); !s) return s;
+  if (Status s = shogi::list_csa_files(o.records_dir, files); !s) return s;
   if (files.empty()) return Status::error(o.records_dir + ": no .csa records under it");
   stats.records_listed = int(files.size());
   if (o.held_out_every > 0) {

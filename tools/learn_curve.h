@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -100,7 +100,7 @@ std::string curve_gnuplot_script(const EvaluationCurve& curve, const std::string
 // Runs `gnuplot_program` with `script` on its standard input and waits for it (60 s at most).
 // Errors say when the program is missing (Debian: gnuplot-nox), or give its exit status and
 // what it wrote on stderr.
-engine::Status run_gnuplot(const std::string& gnuplot_program, const std::string& script);
+base::Status run_gnuplot(const std::string& gnuplot_program, const std::string& script);
 
 // What a run counted.
 struct CurveStats {
@@ -122,7 +122,7 @@ struct CurveStats {
 // The records are measured on o.threads threads and merged in record order: every number but
 // the times is the same for any number of threads.
 // Errors: no records directory, weights that cannot be loaded, a failed plot.
-engine::Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
+base::Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
                                CurveStats& stats);
 
 }  // namespace tools

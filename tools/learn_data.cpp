@@ -5,22 +5,22 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
-#include "engine/notation.h"
-#include "engine/text_lines.h"
-#include "engine/words.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
+#include "shogi/notation.h"
+#include "base/text_lines.h"
+#include "base/words.h"
 
 namespace tools {
 
-using engine::Position;
-using engine::Status;
+using shogi::Position;
+using base::Status;
 namespace fs = std::filesystem;
 
 Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
                           std::vector<TrainingPosition>& out) {
   int group = first_group;
-  engine::TextLines lines(text);
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     const int line_number = lines.number();
     if (const size_t hash = line.find('#'); hash != std::string_view::npos)
@@ -34,7 +34,7 @@ Status parse_teacher_text(std::string_view text, const std::string& name, int fi
     if (tab == std::string_view::npos)
       return Status::error(where + "expected '<SFEN> <TAB> <USI move>', found no tab");
     std::string_view sfen = line.substr(0, tab);
-    const std::vector<std::string_view> move_words = engine::split_words(line.substr(tab + 1));
+    const std::vector<std::string_view> move_words = base::split_words(line.substr(tab + 1));
     while (!sfen.empty() && (sfen.back() == ' ' || sfen.back() == '\t')) sfen.remove_suffix(1);
     if (sfen.substr(0, 5) == "sfen ") sfen.remove_prefix(5);
     if (sfen.empty()) return Status::error(where + "no SFEN before the tab");
@@ -44,7 +44,7 @@ Status parse_teacher_text(std::string_view text, const std::string& name, int fi
     Position pos;
     if (Status s = pos.set_sfen(sfen); !s) return Status::error(where + s.message());
     TrainingPosition tp;
-    if (Status s = engine::parse_usi_move(pos, move_words[0], tp.teacher); !s)
+    if (Status s = shogi::parse_usi_move(pos, move_words[0], tp.teacher); !s)
       return Status::error(where + s.message());
     tp.setup = pos.setup();
     tp.group = group++;
@@ -68,18 +68,18 @@ Status collect_record_positions(const std::string& dir, int skip_plies, int firs
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
   std::vector<std::string> paths;
-  if (Status s = engine::list_csa_files(dir, paths); !s) return s;
+  if (Status s = shogi::list_csa_files(dir, paths); !s) return s;
   int group = first_group;
   for (const std::string& path : paths) {
-    engine::CsaRecord rec;
-    if (Status s = engine::load_csa_record_file(path, rec); !s) return s;
+    shogi::CsaRecord rec;
+    if (Status s = shogi::load_csa_record_file(path, rec); !s) return s;
     Position pos;
     if (Status s = pos.set(rec.initial); !s) return Status::error(path + ": " + s.message());
     const bool black_teaches = player.empty() || rec.black_name.find(player) != std::string::npos;
     const bool white_teaches = player.empty() || rec.white_name.find(player) != std::string::npos;
     for (size_t ply = 0; ply < rec.moves.size(); ++ply) {
-      const engine::Move m = rec.moves[ply].move;
-      const bool teaches = pos.side_to_move() == engine::kBlack ? black_teaches : white_teaches;
+      const shogi::Move m = rec.moves[ply].move;
+      const bool teaches = pos.side_to_move() == shogi::kBlack ? black_teaches : white_teaches;
       if (int(ply) >= skip_plies && teaches) {
         TrainingPosition tp;
         tp.setup = pos.setup();

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "shogi/types.h"
 
 namespace tools {
 
@@ -16,8 +16,8 @@ namespace tools {
 // `group` numbers the game (records) or the line (teacher files): held-out sets are whole
 // groups, so that positions of one game never straddle training and evaluation.
 struct TrainingPosition {
-  engine::PositionSetup setup;  // kept as a setup: a replayed Position carries its history
-  engine::Move teacher = engine::kMoveNone;
+  shogi::PositionSetup setup;  // kept as a setup: a replayed Position carries its history
+  shogi::Move teacher = shogi::kMoveNone;
   int group = 0;
   bool training_only = false;  // never held out (extra teacher data, not the measured set)
 };
@@ -33,9 +33,9 @@ inline bool is_held_out_group(int group, int every) {
 // a comment, blank lines are ignored. The move must be legal in the position. Errors name
 // the input and the line: "teach.tsv:12: 'abc' is not a move: ...". Groups are numbered on
 // from `first_group`, one per line. `name` stands for the input in messages.
-engine::Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
+base::Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
                                   std::vector<TrainingPosition>& out);
-engine::Status read_teacher_file(const std::string& path, int first_group,
+base::Status read_teacher_file(const std::string& path, int first_group,
                                  std::vector<TrainingPosition>& out);
 
 // Every position of every .csa record under `dir` (recursively, paths sorted) before each
@@ -44,7 +44,7 @@ engine::Status read_teacher_file(const std::string& path, int first_group,
 // errors ("path:line:col: ..."). *records gets the number of records read. A non-empty
 // `player` keeps only the moves of a side whose name (N+ or N-) contains it: a strong
 // program's moves in games against weaker ones.
-engine::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
+base::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
                                         std::vector<TrainingPosition>& out, int* records,
                                         const std::string& player = "");
 
@@ -73,7 +73,7 @@ struct TrainingCounts {
 // Reads every source in the order above into `out` (groups numbered on, one run), counting
 // into `counts`; each training-only input gets a line on `log` when given. The first error
 // (naming the input and place) stops it.
-engine::Status gather_training_positions(const TrainingSources& sources,
+base::Status gather_training_positions(const TrainingSources& sources,
                                          std::vector<TrainingPosition>& out, TrainingCounts& counts,
                                          std::ostream* log = nullptr);
 

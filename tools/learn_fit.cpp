@@ -10,16 +10,16 @@
 #include <random>
 
 #include "book/import_records.h"
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
 
-using engine::Move;
-using engine::Position;
-using engine::Status;
+using shogi::Move;
+using shogi::Position;
+using base::Status;
 namespace eval = engine::eval;
 
 namespace {
@@ -87,7 +87,7 @@ FitStats search_leaves(const FitOptions& o, const std::vector<ValueSample>& samp
       [&](SearchThread& thread, size_t i) {
         Position& pos = thread.pos;
         if (!pos.set(samples[i].setup)) return;
-        const engine::Color mover = pos.side_to_move();
+        const shogi::Color mover = pos.side_to_move();
         const MoveLeaf leaf =
             search_move_leaf(pos, thread.evaluator, weights, samples[i].move, o.quiescence_depth);
         if (leaf.mated) return;
@@ -179,21 +179,21 @@ Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o
                              std::vector<ValueSample>& out, ValueSampleCounts& counts) {
   counts = {};
   std::vector<std::string> paths;
-  if (Status s = engine::list_csa_files(dir, paths); !s) return s;
+  if (Status s = shogi::list_csa_files(dir, paths); !s) return s;
   int group = 0;
   for (const std::string& path : paths) {
-    engine::CsaRecord rec;
-    if (Status s = engine::load_csa_record_file(path, rec); !s) return s;
+    shogi::CsaRecord rec;
+    if (Status s = shogi::load_csa_record_file(path, rec); !s) return s;
     ++counts.records;
-    engine::Color winner = engine::kBlack;
+    shogi::Color winner = shogi::kBlack;
     float black_result;
     if (book::record_winner(rec, winner)) {
       ++counts.decided;
-      black_result = winner == engine::kBlack ? 1.0f : 0.0f;
-    } else if (rec.result == engine::CsaSpecialMove::kSennichite ||
-               rec.result == engine::CsaSpecialMove::kJishogi ||
-               rec.result == engine::CsaSpecialMove::kHikiwake ||
-               rec.result == engine::CsaSpecialMove::kMaxMoves) {
+      black_result = winner == shogi::kBlack ? 1.0f : 0.0f;
+    } else if (rec.result == shogi::CsaSpecialMove::kSennichite ||
+               rec.result == shogi::CsaSpecialMove::kJishogi ||
+               rec.result == shogi::CsaSpecialMove::kHikiwake ||
+               rec.result == shogi::CsaSpecialMove::kMaxMoves) {
       ++counts.drawn;
       black_result = 0.5f;
     } else {
@@ -208,14 +208,14 @@ Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o
     Position pos;
     if (Status s = pos.set(rec.initial); !s) return Status::error(path + ": " + s.message());
     for (size_t ply = 0; ply < rec.moves.size(); ++ply) {
-      const engine::CsaRecordMove& m = rec.moves[ply];
+      const shogi::CsaRecordMove& m = rec.moves[ply];
       for (const std::string& comment : m.comments) {
         ValueComment kind;
         double black_cp = 0;
         if (Status s = read_value_comment(comment, kind, &black_cp); !s)
           return Status::error(path + ": move " + std::to_string(ply + 1) + ": " + s.message());
         if (kind == ValueComment::kNone) continue;
-        const bool black = pos.side_to_move() == engine::kBlack;
+        const bool black = pos.side_to_move() == shogi::kBlack;
         if (kind == ValueComment::kValue && int(ply) >= o.skip_plies &&
             std::abs(black_cp) <= o.max_value_cp && (black ? black_counts : white_counts)) {
           ValueSample sample;

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "engine/eval/weights.h"
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "shogi/types.h"
 #include "tools/learn_search.h"
 
 namespace tools {
@@ -18,8 +18,8 @@ namespace tools {
 // the move, the engine's search value (centipawns, for the side that moved) and how the game
 // ended for that side. `group` numbers the game: held-out sets are whole games.
 struct ValueSample {
-  engine::PositionSetup setup;
-  engine::Move move = engine::kMoveNone;
+  shogi::PositionSetup setup;
+  shogi::Move move = shogi::kMoveNone;
   float value_cp = 0;
   float result = 0.5f;  // 1 the mover won, 0 it lost, 0.5 a draw
   int group = 0;
@@ -49,7 +49,7 @@ struct ValueSampleCounts {
 // "** 30 depth 7 nodes 10134", "* -120 -3334FU". Mates ("+M5", "-M"), "?" and moves without
 // such a comment give no sample. Unreadable records and malformed values are errors naming
 // the file and the move ("g0001.csa: move 14: value '3x' is not a number").
-engine::Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o,
+base::Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o,
                                      std::vector<ValueSample>& out, ValueSampleCounts& counts);
 
 // How to fit. The objective, over the training samples, is the cross-entropy
@@ -97,7 +97,7 @@ std::string format_fit_table(const std::vector<FitStats>& stats);
 // One row per search in `stats` (iteration 0 = the initial weights). Deterministic: the
 // searches do not depend on the thread count, the passes are single-threaded in a seeded
 // order. Progress lines go to `log` (may be null).
-engine::Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
+base::Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
                            const engine::eval::Weights& init, engine::eval::Weights& out,
                            std::vector<FitStats>& stats, std::ostream* log);
 

@@ -10,18 +10,18 @@
 #include <mutex>
 #include <utility>
 
-#include "engine/csa_files.h"
-#include "engine/file_write.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/csa_files.h"
+#include "base/file_write.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 #include "usi/usi_engine_process.h"
 
 namespace tools {
 
-using engine::CsaRecord;
-using engine::Status;
+using shogi::CsaRecord;
+using base::Status;
 namespace fs = std::filesystem;
 using Milliseconds = std::chrono::milliseconds;
 
@@ -120,7 +120,7 @@ Status label_record(const LabelOptions& o, LabelWorker& worker, LabelJob& job,
       if (Status s = worker.ready_for_game(o); !s) return s;
       continue;
     }
-    const engine::Color to_move =
+    const shogi::Color to_move =
         ply % 2 == 0 ? rec.initial.side_to_move : ~rec.initial.side_to_move;
     const std::string comment = label_value_comment(best.search, to_move);
     if (comment.empty()) {
@@ -140,7 +140,7 @@ Status write_atomically(const fs::path& path, const std::string& text) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return Status::error(path.parent_path().string() + ": " + ec.message());
-  return engine::replace_file(path.string(), text);
+  return base::replace_file(path.string(), text);
 }
 
 // The records to label (their outputs absent), loaded; the counts of those found.
@@ -149,7 +149,7 @@ Status gather_jobs(const LabelOptions& o, std::vector<LabelJob>& jobs, LabelCoun
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a directory");
     std::vector<std::string> paths;
-    if (Status s = engine::list_csa_files(dir, paths); !s) return s;
+    if (Status s = shogi::list_csa_files(dir, paths); !s) return s;
     const fs::path base = normal_dir(dir);
     for (const std::string& path : paths) {
       ++counts.records;
@@ -161,7 +161,7 @@ Status gather_jobs(const LabelOptions& o, std::vector<LabelJob>& jobs, LabelCoun
         ++counts.skipped;
         continue;
       }
-      if (Status s = engine::load_csa_record_file(path, job.record); !s) return s;
+      if (Status s = shogi::load_csa_record_file(path, job.record); !s) return s;
       ++counts.read;
       jobs.push_back(std::move(job));
     }
@@ -196,18 +196,18 @@ Status validate_label_options(const LabelOptions& o) {
 }
 
 std::string label_position_command(const CsaRecord& rec, int plies) {
-  std::string sfen = engine::format_sfen(rec.initial);
+  std::string sfen = shogi::format_sfen(rec.initial);
   std::string s =
-      sfen == engine::Position::kStartSfen ? "position startpos" : "position sfen " + sfen;
+      sfen == shogi::Position::kStartSfen ? "position startpos" : "position sfen " + sfen;
   if (plies > 0) s += " moves";
   for (int i = 0; i < plies; ++i) {
     s += ' ';
-    s += engine::format_usi_move(rec.moves[size_t(i)].move);
+    s += shogi::format_usi_move(rec.moves[size_t(i)].move);
   }
   return s;
 }
 
-std::string label_value_comment(const usi::SearchReport& report, engine::Color side_to_move) {
+std::string label_value_comment(const usi::SearchReport& report, shogi::Color side_to_move) {
   if (!report.score) return "";
   usi::SearchReport r = report;
   if (r.score->is_mate) r.score->mate_plies = -1;  // "+M" / "-M": the sign is what counts
@@ -215,10 +215,10 @@ std::string label_value_comment(const usi::SearchReport& report, engine::Color s
 }
 
 void drop_value_comments(CsaRecord& rec) {
-  auto drop = [](engine::CsaRecordMove& m) {
+  auto drop = [](shogi::CsaRecordMove& m) {
     std::erase_if(m.comments, [](const std::string& c) { return c.rfind("** ", 0) == 0; });
   };
-  for (engine::CsaRecordMove& m : rec.moves) drop(m);
+  for (shogi::CsaRecordMove& m : rec.moves) drop(m);
   if (rec.rejected_last_move) drop(*rec.rejected_last_move);
 }
 
@@ -244,9 +244,9 @@ Status run_learn_label(const LabelOptions& o, LabelCounts& counts, std::ostream&
         Status s = label_record(o, worker, job, stop, c, cancelled);
         if (s && !cancelled)
           s = write_atomically(
-              job.out_path, engine::write_csa_record(job.record, job.record.version == "V3.0"
-                                                                     ? engine::CsaVersion::kV30
-                                                                     : engine::CsaVersion::kV22));
+              job.out_path, shogi::write_csa_record(job.record, job.record.version == "V3.0"
+                                                                     ? shogi::CsaVersion::kV30
+                                                                     : shogi::CsaVersion::kV22));
         job.record = CsaRecord();  // free it
         std::lock_guard<std::mutex> lock(mutex);
         counts.positions += c.positions, counts.labelled += c.labelled, counts.mates += c.mates;

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/csa_record.h"
+#include "base/status.h"
+#include "shogi/types.h"
 #include "tools/match_search_info.h"
 
 namespace tools {
@@ -59,26 +59,26 @@ struct LabelCounts {
 // The checks the command line cannot make: the plies, the options' NAME=VALUE form, two
 // --records directories with the same last component (their outputs would mix), --out
 // inside a --records directory.
-engine::Status validate_label_options(const LabelOptions& o);
+base::Status validate_label_options(const LabelOptions& o);
 
 // "position startpos moves 7g7f ..." (or "position sfen <initial> moves ...") for the
 // position after the first `plies` moves of `rec`. REQUIRES: 0 <= plies <= rec.moves.size().
-std::string label_position_command(const engine::CsaRecord& rec, int plies);
+std::string label_position_command(const shogi::CsaRecord& rec, int plies);
 
 // The value comment (without the quote) for a search of a position with `side_to_move` to
 // move: "** <cp from Black's view> depth D nodes N", a mate as "+M"/"-M" (no distance);
 // "" when the report has no score.
-std::string label_value_comment(const usi::SearchReport& report, engine::Color side_to_move);
+std::string label_value_comment(const usi::SearchReport& report, shogi::Color side_to_move);
 
 // Drops every comment starting "** " after the moves of `rec` (the rejected last move too).
-void drop_value_comments(engine::CsaRecord& rec);
+void drop_value_comments(shogi::CsaRecord& rec);
 
 // Runs `sashite learn label`. Every record to label is loaded before an engine starts: one
 // that does not load is an error naming the file, line and column, and nothing is written.
 // Each output is written to "<name>.tmp" and renamed. An engine that cannot be started (or
 // answer usi / isready after a restart) stops the run with an error; the records already
 // written stay. Engine faults during a search are summed up on `err` at the end.
-engine::Status run_learn_label(const LabelOptions& o, LabelCounts& counts, std::ostream& err);
+base::Status run_learn_label(const LabelOptions& o, LabelCounts& counts, std::ostream& err);
 
 // "3 records: 0 skipped (already labelled), 3 read, 3 written; 130 positions: 128 labelled
 // (4 mates), 1 failure, 1 unscored; 12 s" and a newline.

@@ -10,9 +10,9 @@
 
 namespace tools {
 
-using engine::Move;
-using engine::Position;
-using engine::Value;
+using shogi::Move;
+using shogi::Position;
+using shogi::Value;
 namespace eval = engine::eval;
 
 namespace {
@@ -25,7 +25,7 @@ struct RawSink {
   void phase(int index, int count) {
     out.push_back({uint16_t(eval::kOpeningOffset + index), int16_t(count * sign)});
   }
-  void king(engine::Color, int, int, int, int) {}
+  void king(shogi::Color, int, int, int, int) {}
 };
 
 // The quiescence search's fixed inputs.
@@ -42,13 +42,13 @@ struct QuiescenceContext {
 // when it still pays, else nothing. REQUIRES: the side to move is not in check.
 std::pair<Value, Value> capture_threats(Position& pos) {
   pos.do_null_move();
-  engine::MoveList moves;
-  engine::generate(pos, engine::GenType::kCapturesPromotions, moves);
-  Value gain_at[engine::kSquareNb] = {};
+  shogi::MoveList moves;
+  shogi::generate(pos, shogi::GenType::kCapturesPromotions, moves);
+  Value gain_at[shogi::kSquareNb] = {};
   for (Move m : moves) {
     if (m.is_drop() || !pos.is_capture(m) || !pos.is_legal(m)) continue;
-    const Value victim = engine::capture_gain(engine::type_of(pos.piece_on(m.to())));
-    const Value attacker = engine::capture_gain(engine::type_of(pos.piece_on(m.from())));
+    const Value victim = engine::capture_gain(shogi::type_of(pos.piece_on(m.to())));
+    const Value attacker = engine::capture_gain(shogi::type_of(pos.piece_on(m.from())));
     Value gain = 0;
     if (engine::see_ge(pos, m, victim))
       gain = victim;
@@ -71,7 +71,7 @@ std::pair<Value, Value> capture_threats(Position& pos) {
 // move is not in check.
 bool threatened_with_mate(Position& pos) {
   pos.do_null_move();
-  const bool threat = engine::mate::mate_in_1(pos) != engine::kMoveNone;
+  const bool threat = engine::mate::mate_in_1(pos) != shogi::kMoveNone;
   pos.undo_null_move();
   return threat;
 }
@@ -86,12 +86,12 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
   *mated = false;
   *bonus = 0;
   const bool in_check = pos.in_check();
-  Value best = -engine::kValueInfinite;
+  Value best = -shogi::kValueInfinite;
   if (!in_check && c.threatmate_penalty > 0) {
-    if (const Move mate = engine::mate::mate_in_1(pos); mate != engine::kMoveNone) {
+    if (const Move mate = engine::mate::mate_in_1(pos); mate != shogi::kMoveNone) {
       pv.assign(1, mate);
       *mated = true;
-      return engine::mate_in(ply + 1);
+      return shogi::mate_in(ply + 1);
     }
   }
   if (!in_check || depth <= 0) {
@@ -109,9 +109,9 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
     if (depth <= 0 || best >= beta) return best;
     alpha = std::max(alpha, best);
   }
-  engine::MoveList moves;
-  engine::generate(
-      pos, in_check ? engine::GenType::kEvasions : engine::GenType::kCapturesPromotions, moves);
+  shogi::MoveList moves;
+  shogi::generate(
+      pos, in_check ? shogi::GenType::kEvasions : shogi::GenType::kCapturesPromotions, moves);
   std::vector<Move> child_pv;
   bool any_legal = false;
   for (Move m : moves) {
@@ -140,16 +140,16 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
     pv.clear();
     *mated = true;
     *bonus = 0;
-    return engine::mated_in(ply);
+    return shogi::mated_in(ply);
   }
   return best;
 }
 
 }  // namespace
 
-void collect_raw_features(const Position& pos, engine::Color view, RawFeatures& out) {
+void collect_raw_features(const Position& pos, shogi::Color view, RawFeatures& out) {
   out.entries.clear();
-  RawSink sink{out.entries, view == engine::kBlack ? 1 : -1};
+  RawSink sink{out.entries, view == shogi::kBlack ? 1 : -1};
   out.progress_fixed = eval::progress_from_points(eval::detail::visit_features(pos, sink));
   std::sort(out.entries.begin(), out.entries.end(),
             [](const RawFeature& a, const RawFeature& b) { return a.index < b.index; });
@@ -202,7 +202,7 @@ MoveLeaf search_move_leaf(Position& pos, eval::IncrementalEvaluator& evaluator,
   const QuiescenceContext context{evaluator, w, threatmate_penalty, threat_stand_pat};
   Value bonus;
   pos.do_move(m);
-  leaf.value = -quiescence(pos, context, -engine::kValueInfinite, engine::kValueInfinite,
+  leaf.value = -quiescence(pos, context, -shogi::kValueInfinite, shogi::kValueInfinite,
                            quiescence_depth, 1, leaf.pv, &leaf.mated, &bonus);
   leaf.bonus = Value(-bonus);
   pos.undo_move();

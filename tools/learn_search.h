@@ -7,9 +7,9 @@
 
 #include "engine/eval/incremental_evaluator.h"
 #include "engine/eval/weights.h"
-#include "engine/movegen.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace tools {
 
@@ -34,7 +34,7 @@ struct RawFeatures {
 // Fills `out` with pos's raw features seen by `view` (counts negated for White's view), so
 // that raw_value(w, out) == evaluate(pos, w) when view is the side to move (up to evaluate's
 // rounding to whole centipawns).
-void collect_raw_features(const engine::Position& pos, engine::Color view, RawFeatures& out);
+void collect_raw_features(const shogi::Position& pos, shogi::Color view, RawFeatures& out);
 
 // The value of raw features under weights given as doubles (centipawns), and its gradient:
 // adds scale * d(value)/d(w[i]) to gradient[i] for every weight the features touch.
@@ -58,13 +58,13 @@ constexpr int kDefaultQuiescenceDepth = 4;
 
 // The result of the shallow search of one root move.
 struct MoveLeaf {
-  engine::Move move;
-  engine::Value value;           // for the root mover; mate values when a side is mated
-  std::vector<engine::Move> pv;  // the quiescence PV after the move (the move excluded)
+  shogi::Move move;
+  shogi::Value value;           // for the root mover; mate values when a side is mated
+  std::vector<shogi::Move> pv;  // the quiescence PV after the move (the move excluded)
   bool mated = false;            // the leaf is a mate (no features to learn from)
   // A constant the leaf's value adds to its evaluation, for the root mover: the threatmate
   // penalty below when it applies at the leaf (0 without it).
-  engine::Value bonus = 0;
+  shogi::Value bonus = 0;
 };
 
 // Searches one root move: makes it, runs the quiescence search with a full window and
@@ -86,18 +86,18 @@ struct MoveLeaf {
 // of a sixth of the largest gain and the second largest gain (halved below the first ply),
 // the gains estimated by SEE (capture_gain values, not the evaluation's). Also in `bonus`.
 // REQUIRES: m is legal in pos. pos is restored on return.
-MoveLeaf search_move_leaf(engine::Position& pos, engine::eval::IncrementalEvaluator& evaluator,
-                          const engine::eval::Weights& w, engine::Move m,
+MoveLeaf search_move_leaf(shogi::Position& pos, engine::eval::IncrementalEvaluator& evaluator,
+                          const engine::eval::Weights& w, shogi::Move m,
                           int quiescence_depth = kDefaultQuiescenceDepth,
                           int threatmate_penalty = 0, bool threat_stand_pat = false);
 
 // What each thread of the learning's parallel loops keeps from one position to the next.
 struct SearchThread {
-  engine::Position pos;
+  shogi::Position pos;
   engine::eval::IncrementalEvaluator evaluator;
 };
 
 // The position at the end of a leaf: pos after leaf.move and leaf.pv. REQUIRES: as above.
-engine::Position leaf_position(const engine::Position& pos, const MoveLeaf& leaf);
+shogi::Position leaf_position(const shogi::Position& pos, const MoveLeaf& leaf);
 
 }  // namespace tools

@@ -9,18 +9,18 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/text_lines.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
+#include "base/text_lines.h"
 #include "tools/book_think.h"
 #include "tools/book_think_engines.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 namespace fs = std::filesystem;
 
 namespace {
@@ -61,9 +61,9 @@ std::string settings_text(const TeachOptions& o, const std::vector<usi::EngineCo
 
 // The positions from which the record played a move, past min_ply: per_game of them, the
 // k-th at ply min_ply + (k + 1/2) * span / per_game.
-void pick_record_plies(const engine::CsaRecord& record, int per_game, int min_ply,
+void pick_record_plies(const shogi::CsaRecord& record, int per_game, int min_ply,
                        std::vector<ThinkWork>& out) {
-  engine::Position pos;
+  shogi::Position pos;
   if (!pos.set(record.initial)) return;
   const int moves = int(record.moves.size());
   const int span = moves - min_ply;
@@ -107,10 +107,10 @@ Status validate_teach_options(const TeachOptions& o) {
 Status pick_teach_positions(const std::string& path, int per_game, int min_ply,
                             std::vector<ThinkWork>& out, std::ostream& err, int& unreadable) {
   std::vector<std::string> files;
-  if (Status s = engine::list_csa_files(path, files); !s) return s;
+  if (Status s = shogi::list_csa_files(path, files); !s) return s;
   for (const std::string& file : files) {
-    engine::CsaRecord record;
-    if (Status s = engine::load_csa_record_file(file, record); !s) {
+    shogi::CsaRecord record;
+    if (Status s = shogi::load_csa_record_file(file, record); !s) {
       ++unreadable;
       err << "learn teach: " << s.message() << " (skipped)" << std::endl;
       continue;
@@ -138,7 +138,7 @@ Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& ke
       return Status::error(path + ": cannot cut off its unfinished last line: " + ec.message());
     text.resize(keep);
   }
-  engine::TextLines lines(text);
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     const int number = lines.number();
     if (line.empty()) continue;
@@ -149,7 +149,7 @@ Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& ke
       continue;
     }
     const std::string_view sfen = line.substr(0, line.find('\t'));
-    engine::Position pos;
+    shogi::Position pos;
     if (Status s = pos.set_sfen(sfen); !s)
       return Status::error(path + ": line " + std::to_string(number) + ": " + s.message());
     keys.insert(pos.key());
@@ -168,7 +168,7 @@ std::string format_teach_line(const std::string& sfen, const ThinkNode& root,
   const ScoredThinkMove best = *std::max_element(
       moves.begin(), moves.end(),
       [](const ScoredThinkMove& a, const ScoredThinkMove& b) { return a.value < b.value; });
-  return sfen + "\t" + engine::format_usi_move(best.move) + "\t" + std::to_string(best.value) +
+  return sfen + "\t" + shogi::format_usi_move(best.move) + "\t" + std::to_string(best.value) +
          "\t" + engines_moves + "\n";
 }
 

@@ -18,7 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/book_think_tree.h"
 #include "tools/book_think_work.h"
 
@@ -51,20 +51,20 @@ struct TeachOptions {
 
 // The checks the command line cannot make: one input, --out, byoyomi or depth, gpsusi with
 // a byoyomi, the combine rule, the engine options.
-engine::Status validate_teach_options(const TeachOptions& o);
+base::Status validate_teach_options(const TeachOptions& o);
 
 // The positions of the records under `path`: per game, `per_game` positions evenly spaced
 // over the plies [min_ply, moves) (positions from which the record played a move), in file
 // order. Unreadable records are skipped with a line on `err` naming the file and line, and
 // counted in `unreadable`. Errors only when the path does not exist.
-engine::Status pick_teach_positions(const std::string& path, int per_game, int min_ply,
+base::Status pick_teach_positions(const std::string& path, int per_game, int min_ply,
                                     std::vector<ThinkWork>& out, std::ostream& err,
                                     int& unreadable);
 
 // Reads an earlier output: the keys of the positions it has (lines with a move and "# no
 // move" lines) and its settings line ("" when none). A final line without its newline (a
 // killed run) is cut off the file. A missing file holds nothing.
-engine::Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& keys,
+base::Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& keys,
                                std::string& settings);
 
 // One output line (with its newline) for a searched root: the best-valued root move, or a
@@ -76,6 +76,6 @@ std::string format_teach_line(const std::string& sfen, const ThinkNode& root,
 // --resume), then `jobs` threads each with its own engines, appending one line per position
 // as soon as it is done (flushed). An engine fault loses the position (left for a rerun);
 // 3 in a row stop the run. Summary on `out`, progress and faults on `err`.
-engine::Status run_learn_teach(const TeachOptions& o, std::ostream& out, std::ostream& err);
+base::Status run_learn_teach(const TeachOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace tools

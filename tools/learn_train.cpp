@@ -11,16 +11,16 @@
 #include <iostream>
 #include <random>
 
-#include "engine/file_write.h"
-#include "engine/movegen.h"
+#include "base/file_write.h"
+#include "shogi/movegen.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
 namespace tools {
 
-using engine::Move;
-using engine::Position;
-using engine::Status;
+using shogi::Move;
+using shogi::Position;
+using base::Status;
 namespace eval = engine::eval;
 namespace fs = std::filesystem;
 
@@ -48,7 +48,7 @@ uint64_t fingerprint_of(const LearnOptions& o, const std::vector<TrainingPositio
                         const eval::Weights& init) {
   Fingerprint f;
   for (const TrainingPosition& p : positions) {
-    for (engine::Piece piece : p.setup.board) f.add(int(piece));
+    for (shogi::Piece piece : p.setup.board) f.add(int(piece));
     f.add(p.setup.hands[0].raw());
     f.add(p.setup.hands[1].raw());
     f.add(int(p.setup.side_to_move));
@@ -98,7 +98,7 @@ Status save_state(const std::string& dir, uint64_t fingerprint, const TrainingSt
   append_bytes(bytes, s.sum_squares.data(), kN);
   append_bytes(bytes, &rows);
   append_bytes(bytes, s.stats.data(), size_t(rows));
-  return engine::replace_file(path, bytes);
+  return base::replace_file(path, bytes);
 }
 
 Status load_state(const std::string& dir, uint64_t fingerprint, TrainingState& s) {
@@ -345,7 +345,7 @@ std::string format_stats_table(const std::vector<IterationStats>& stats) {
   return table;
 }
 
-void LeafSet::add(const RawFeatures& f, engine::Value leaf_bonus) {
+void LeafSet::add(const RawFeatures& f, shogi::Value leaf_bonus) {
   entries.insert(entries.end(), f.entries.begin(), f.entries.end());
   begins.push_back(uint32_t(entries.size()));
   progress.push_back(uint16_t(f.progress_fixed));
@@ -381,18 +381,18 @@ PositionMeasure measure_position(Position& pos, eval::IncrementalEvaluator& eval
                                  const eval::Weights& w, const double* wd, const LearnOptions& o,
                                  LeafSet* leaves) {
   PositionMeasure m;
-  const engine::MoveList moves = engine::legal_moves(pos);
+  const shogi::MoveList moves = shogi::legal_moves(pos);
   const int n = moves.size();
   int t = -1;
   for (int i = 0; i < n; ++i)
     if (moves[i] == teacher) t = i;
   if (n < 2 || t < 0) return m;
-  const engine::Color mover = pos.side_to_move();
+  const shogi::Color mover = pos.side_to_move();
   thread_local std::vector<RawFeatures> features;
   features.resize(size_t(n));
   std::vector<double> values(static_cast<size_t>(n));
   std::vector<char> mate(static_cast<size_t>(n));
-  std::vector<engine::Value> bonus(static_cast<size_t>(n));
+  std::vector<shogi::Value> bonus(static_cast<size_t>(n));
   // The root's sums, so that each move's leaf is evaluated from them, not from scratch.
   evaluator.evaluate(pos, w);
   for (int i = 0; i < n; ++i) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/eval/weights.h"
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/learn_data.h"
 #include "tools/learn_search.h"
 
@@ -66,7 +66,7 @@ struct LearnOptions {
 
 // Checks that every name in o.frozen matches a section; the error names the first that
 // does not.
-engine::Status check_frozen_sections(const LearnOptions& o);
+base::Status check_frozen_sections(const LearnOptions& o);
 
 // The measures of one iteration, taken by the search with the weights at its start
 // (iteration 0: the initial weights).
@@ -101,7 +101,7 @@ struct LeafSet {
   std::vector<int16_t> bonus;
 
   size_t size() const { return progress.size(); }
-  void add(const RawFeatures& f, engine::Value leaf_bonus);
+  void add(const RawFeatures& f, shogi::Value leaf_bonus);
   double value(const double* w, size_t i) const {
     return raw_value(w, entries.data() + begins[i], begins[i + 1] - begins[i], progress[i]) +
            bonus[i];
@@ -113,7 +113,7 @@ struct LeafSet {
 // board move that does not (promotions included), a drop.
 enum MoveKind { kCaptureMove = 0, kQuietMove = 1, kDropMove = 2 };
 inline constexpr const char* kMoveKindNames[3] = {"capture", "quiet", "drop"};
-MoveKind move_kind(const engine::Position& pos, engine::Move m);
+MoveKind move_kind(const shogi::Position& pos, shogi::Move m);
 
 // A position's outcome under the shallow search: what the statistics need.
 struct PositionMeasure {
@@ -142,9 +142,9 @@ std::string format_stats_table(const std::vector<IterationStats>& stats);
 // (doubles, the training weights), and, when `leaves` is not null, appends the raw features
 // of the teacher's leaf then of the other moves' leaves inside the window (none when the
 // teacher leaf is a mate).
-PositionMeasure measure_position(engine::Position& pos,
+PositionMeasure measure_position(shogi::Position& pos,
                                  engine::eval::IncrementalEvaluator& evaluator,
-                                 engine::Move teacher, const engine::eval::Weights& w,
+                                 shogi::Move teacher, const engine::eval::Weights& w,
                                  const double* wd, const LearnOptions& o, LeafSet* leaves);
 
 // The loss of one position whose teacher leaf is valued va and whose other leaves are valued
@@ -170,7 +170,7 @@ inline int64_t loss_terms(const LeafSet& leaves, LossKind loss) {
 // `weights.eval` there; with o.resume continues from state.bin, giving the same result as
 // an uninterrupted run (the searches are deterministic and the passes single-threaded in a
 // seeded order). Progress lines go to `log` (may be null).
-engine::Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
+base::Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
                              const engine::eval::Weights& init, engine::eval::Weights& out,
                              std::vector<IterationStats>& stats, std::ostream* log);
 

@@ -3,7 +3,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 void MatchEngine::set_log(usi::UsiEngineProcess::LogSink sink) {
   log_ = std::move(sink);

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "usi/usi_engine_process.h"
 
 namespace tools {
@@ -41,7 +41,7 @@ class MatchEngine {
   // and usinewgame. Each reply must come within `timeout`.
   // Returns an error only when the program cannot be run (the match should stop); a fault of
   // the engine goes into `reply` (the game is lost by it).
-  engine::Status prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply);
+  base::Status prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply);
 
   // The process of the current game. REQUIRES: prepare() returned ok.
   usi::UsiEngineProcess& process() { return *process_; }

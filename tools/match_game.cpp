@@ -11,12 +11,12 @@
 
 namespace tools {
 
-using engine::Color;
-using engine::Status;
+using shogi::Color;
+using base::Status;
 using Milliseconds = std::chrono::milliseconds;
 
 MatchClock::MatchClock(const MatchLimits& limits) : limits_(limits) {
-  remaining_ms_[engine::kBlack] = remaining_ms_[engine::kWhite] = limits.main_time_ms;
+  remaining_ms_[shogi::kBlack] = remaining_ms_[shogi::kWhite] = limits.main_time_ms;
 }
 
 int64_t MatchClock::available_ms(Color us) const {
@@ -24,10 +24,10 @@ int64_t MatchClock::available_ms(Color us) const {
 }
 
 std::string MatchClock::go_command(Color us) const {
-  int64_t time[engine::kColorNb] = {remaining_ms_[engine::kBlack], remaining_ms_[engine::kWhite]};
+  int64_t time[shogi::kColorNb] = {remaining_ms_[shogi::kBlack], remaining_ms_[shogi::kWhite]};
   time[us] += limits_.increment_ms;
-  std::string s = "go btime " + std::to_string(time[engine::kBlack]) + " wtime " +
-                  std::to_string(time[engine::kWhite]);
+  std::string s = "go btime " + std::to_string(time[shogi::kBlack]) + " wtime " +
+                  std::to_string(time[shogi::kWhite]);
   if (limits_.increment_ms > 0)
     return s + " binc " + std::to_string(limits_.increment_ms) + " winc " +
            std::to_string(limits_.increment_ms);
@@ -39,13 +39,13 @@ void MatchClock::charge(Color us, int64_t elapsed_ms) {
 }
 
 std::string go_command(const MatchLimits& limits) {
-  if (limits.timed()) return MatchClock(limits).go_command(engine::kBlack);
+  if (limits.timed()) return MatchClock(limits).go_command(shogi::kBlack);
   if (limits.nodes > 0) return "go nodes " + std::to_string(limits.nodes);
   return "go depth " + std::to_string(limits.depth);
 }
 
 int64_t move_wait_ms(const MatchLimits& limits) {
-  if (limits.timed()) return MatchClock(limits).available_ms(engine::kBlack) + limits.time_margin_ms;
+  if (limits.timed()) return MatchClock(limits).available_ms(shogi::kBlack) + limits.time_margin_ms;
   return limits.move_timeout_ms;
 }
 
@@ -88,14 +88,14 @@ std::string csa_seconds(int64_t ms) {
 const char* gameover_word(GameWinner winner, Color side) {
   if (winner == GameWinner::kDraw) return "draw";
   const bool black_won = winner == GameWinner::kBlack;
-  return black_won == (side == engine::kBlack) ? "win" : "lose";
+  return black_won == (side == shogi::kBlack) ? "win" : "lose";
 }
 
 // A name for the record: the engine's "id name", else its program's file name.
 std::string display_name(const usi::UsiEngineProcess& engine, const usi::EngineConfig& config) {
   if (!engine.name().empty()) return engine.name();
   std::vector<std::string> argv;
-  if (usi::split_command_line(config.command, argv).is_ok())
+  if (base::split_command_line(config.command, argv).is_ok())
     return std::filesystem::path(argv[0]).filename().string();
   return config.command;
 }
@@ -170,7 +170,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   const usi::EngineConfig* configs[2] = {&setup.black, &setup.white};
   const std::string labels[2] = {setup.black_label, setup.white_label};
   for (int c = 0; c < 2; ++c) {
-    const std::string tag = labels[c] + (c == engine::kBlack ? " (black) " : " (white) ");
+    const std::string tag = labels[c] + (c == shogi::kBlack ? " (black) " : " (white) ");
     engines[c]->set_log([&log, &log_mutex, tag, t0](std::string_view line) {
       if (!log.is_open()) return;
       std::lock_guard<std::mutex> lock(log_mutex);
@@ -270,7 +270,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   out.end = end;
   out.plies = referee.plies();
   out.record = referee.record();
-  engine::CsaRecord& rec = out.record;
+  shogi::CsaRecord& rec = out.record;
   rec.black_name = out.black_name;
   rec.white_name = out.white_name;
   if (!setup.event.empty()) rec.info.push_back({"EVENT", setup.event});

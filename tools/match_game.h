@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/status.h"
+#include "shogi/csa_record.h"
+#include "base/status.h"
 #include "tools/match_engine.h"
 #include "tools/match_openings.h"
 #include "tools/match_referee.h"
@@ -42,16 +42,16 @@ struct MatchLimits {
 class MatchClock {
  public:
   explicit MatchClock(const MatchLimits& limits);
-  int64_t remaining_ms(engine::Color c) const { return remaining_ms_[c]; }
-  int64_t available_ms(engine::Color us) const;
+  int64_t remaining_ms(shogi::Color c) const { return remaining_ms_[c]; }
+  int64_t available_ms(shogi::Color us) const;
   // "go btime B wtime W byoyomi Y" (the mover's main time with this move's increment
   // credited; the opponent's as it stands) or, with an increment, "... binc I winc I".
-  std::string go_command(engine::Color us) const;
-  void charge(engine::Color us, int64_t elapsed_ms);
+  std::string go_command(shogi::Color us) const;
+  void charge(shogi::Color us, int64_t elapsed_ms);
 
  private:
   MatchLimits limits_;
-  int64_t remaining_ms_[engine::kColorNb];
+  int64_t remaining_ms_[shogi::kColorNb];
 };
 
 // The USI go command for the first move of a game: "go btime 0 wtime 0 byoyomi 1000",
@@ -92,12 +92,12 @@ struct SearchStats {
 struct GameOutcome {
   // Not ok when the game could not be played at all (an engine command cannot be run, the
   // opening is invalid): the match should stop. Everything else is in `end`.
-  engine::Status error;
+  base::Status error;
   GameEnd end;
   int plies = 0;  // moves in the record, opening moves included
   std::string black_name, white_name;  // as in the record (from "id name")
-  engine::CsaRecord record;            // complete: names, info, moves, the special move
-  SearchStats search[2];               // by colour (engine::kBlack, engine::kWhite)
+  shogi::CsaRecord record;            // complete: names, info, moves, the special move
+  SearchStats search[2];               // by colour (shogi::kBlack, shogi::kWhite)
   bool restarted[2] = {false, false};  // by colour: see MatchEngine::restarted()
   // By colour: the engine's "info string error" lines before its readyok of this game.
   std::vector<std::string> ready_errors[2];

@@ -4,12 +4,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 namespace {
 
@@ -35,24 +35,24 @@ Status parse_opening_line(std::string_view line, Opening& out) {
   }
   if (sfen.empty()) {
     // SFEN fields up to "moves", unless the line is a bare move list.
-    engine::Position probe;
-    engine::Move m;
+    shogi::Position probe;
+    shogi::Move m;
     if (i < words.size() && words[i] != "moves" &&
-        engine::parse_usi_move(probe, words[i], m).is_ok()) {
+        shogi::parse_usi_move(probe, words[i], m).is_ok()) {
       sfen = "startpos";
     } else {
       while (i < words.size() && words[i] != "moves") sfen += (sfen.empty() ? "" : " ") + words[i++];
       if (sfen.empty()) return Status::error("no position");
     }
   }
-  engine::Position pos;
+  shogi::Position pos;
   if (Status s = pos.set_sfen(sfen); !s) return s;
   if (i < words.size() && words[i] == "moves") ++i;
   Opening opening;
   opening.sfen = sfen == "startpos" ? sfen : pos.sfen();
   for (int n = 1; i < words.size(); ++i, ++n) {
-    engine::Move m;
-    if (Status s = engine::parse_usi_move(pos, words[i], m); !s)
+    shogi::Move m;
+    if (Status s = shogi::parse_usi_move(pos, words[i], m); !s)
       return Status::error("move " + std::to_string(n) + ": " + s.message());
     pos.do_move(m);
     opening.moves.push_back(words[i]);

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -24,10 +24,10 @@ struct Opening {
 //   <SFEN> [moves ...]              (board, side, hands and an optional move number)
 //   M1 M2 ...                       (USI moves from the start position: "7g7f 3c3d")
 // Errors say what is wrong ("move 3 '2b8h': illegal in this position").
-engine::Status parse_opening_line(std::string_view line, Opening& out);
+base::Status parse_opening_line(std::string_view line, Opening& out);
 
 // Reads a file of openings, one per line; blank lines and text after '#' are ignored.
 // Errors name the file and line; an empty file is an error.
-engine::Status load_openings(const std::string& path, std::vector<Opening>& out);
+base::Status load_openings(const std::string& path, std::vector<Opening>& out);
 
 }  // namespace tools

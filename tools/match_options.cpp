@@ -8,7 +8,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 void add_match_options(CLI::App& sub, MatchOptions& o) {
   sub.add_option("--engine1", o.engine1, "first engine's command line (may hold arguments)")

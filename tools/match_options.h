@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace CLI {
 class App;
@@ -55,7 +55,7 @@ int planned_games(const MatchOptions& o);
 
 // "10+0.1" -> 10000 ms main time, 100 ms increment; "600" -> 600000, 0. Seconds, at most
 // millisecond precision, BASE + INC > 0.
-engine::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
+base::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
                                   int64_t& increment_ms);
 
 // Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
@@ -64,7 +64,7 @@ void add_match_options(CLI::App& sub, MatchOptions& o);
 
 // The checks the parser cannot make (one clock or --nodes or --depth, K=V forms, the time
 // control and SPRT forms).
-engine::Status validate_match_options(const MatchOptions& o);
+base::Status validate_match_options(const MatchOptions& o);
 
 }  // namespace tools
 

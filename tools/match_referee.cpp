@@ -1,15 +1,15 @@
 // Referee: legality, repetition, declaration, ply limit, and the CSA record of a game.
 #include "tools/match_referee.h"
 
-#include "engine/csa_notation.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/csa_notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 
 namespace tools {
 
-using engine::Color;
-using engine::CsaSpecialMove;
-using engine::Status;
+using shogi::Color;
+using shogi::CsaSpecialMove;
+using base::Status;
 
 const char* end_reason_name(EndReason reason) {
   switch (reason) {
@@ -42,12 +42,12 @@ Status Referee::start(const Opening& opening, int max_plies) {
   max_plies_ = max_plies;
   usi_moves_.clear();
   end_.reset();
-  record_ = engine::CsaRecord();
+  record_ = shogi::CsaRecord();
   record_.initial = pos_.setup();
   for (const std::string& text : opening.moves) {
-    engine::Move m;
-    if (Status s = engine::parse_usi_move(pos_, text, m); !s) return s;
-    record_.moves.push_back({m, engine::format_csa_move(m), std::nullopt, {}});
+    shogi::Move m;
+    if (Status s = shogi::parse_usi_move(pos_, text, m); !s) return s;
+    record_.moves.push_back({m, shogi::format_csa_move(m), std::nullopt, {}});
     usi_moves_.push_back(text);
     pos_.do_move(m);
   }
@@ -64,7 +64,7 @@ std::string Referee::position_command() const {
 }
 
 GameWinner Referee::loser_is(Color side) const {
-  return side == engine::kBlack ? GameWinner::kWhite : GameWinner::kBlack;
+  return side == shogi::kBlack ? GameWinner::kWhite : GameWinner::kBlack;
 }
 
 void Referee::finish(GameWinner winner, EndReason reason, CsaSpecialMove special,
@@ -78,7 +78,7 @@ void Referee::finish(GameWinner winner, EndReason reason, CsaSpecialMove special
 
 bool Referee::check_ply_limit() {
   if (over()) return true;
-  if (plies() >= max_plies_ && !engine::legal_moves(pos_).empty())
+  if (plies() >= max_plies_ && !shogi::legal_moves(pos_).empty())
     finish(GameWinner::kDraw, EndReason::kMaxPlies, CsaSpecialMove::kMaxMoves,
            "draw by the " + std::to_string(max_plies_) + "-ply limit", std::nullopt);
   return over();
@@ -86,7 +86,7 @@ bool Referee::check_ply_limit() {
 
 bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
   const Color us = side_to_move();
-  const std::string who = engine::color_name(us);
+  const std::string who = shogi::color_name(us);
   if (reply == "resign") {
     finish(loser_is(us), EndReason::kResign, CsaSpecialMove::kToryo, who + " resigned",
            elapsed_ms);
@@ -94,7 +94,7 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
   }
   if (reply == "win") {
     if (pos_.can_declare_win())
-      finish(us == engine::kBlack ? GameWinner::kBlack : GameWinner::kWhite,
+      finish(us == shogi::kBlack ? GameWinner::kBlack : GameWinner::kWhite,
              EndReason::kDeclaration, CsaSpecialMove::kKachi,
              who + " declared a win (entering king) and the rules allow it", elapsed_ms);
     else
@@ -102,30 +102,30 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
              who + " declared a win (entering king) the rules do not allow", elapsed_ms);
     return true;
   }
-  engine::Move m;
-  if (Status s = engine::parse_usi_move(pos_, reply, m); !s) {
+  shogi::Move m;
+  if (Status s = shogi::parse_usi_move(pos_, reply, m); !s) {
     const std::string shown = reply.empty() ? "(nothing)" : std::string(reply);
     finish(loser_is(us), EndReason::kIllegalMove, CsaSpecialMove::kIllegalMove,
            "illegal move " + shown + " by " + who + ": " + s.message(), elapsed_ms);
     return true;
   }
-  record_.moves.push_back({m, engine::format_csa_move(m), elapsed_ms, {}});
+  record_.moves.push_back({m, shogi::format_csa_move(m), elapsed_ms, {}});
   usi_moves_.emplace_back(reply);
   pos_.do_move(m);
   switch (pos_.repetition(4)) {
-    case engine::Repetition::kNone:
+    case shogi::Repetition::kNone:
       break;
-    case engine::Repetition::kDraw:
+    case shogi::Repetition::kDraw:
       finish(GameWinner::kDraw, EndReason::kRepetition, CsaSpecialMove::kSennichite,
              "fourfold repetition (sennichite)", std::nullopt);
       break;
-    case engine::Repetition::kWin:  // the side to move now wins: the mover gave every check
+    case shogi::Repetition::kWin:  // the side to move now wins: the mover gave every check
       finish(loser_is(us), EndReason::kPerpetualCheck, CsaSpecialMove::kOuteSennichite,
              "fourfold repetition by perpetual check from " + who, std::nullopt);
       break;
-    case engine::Repetition::kLoss:  // the side to move now gave every check
+    case shogi::Repetition::kLoss:  // the side to move now gave every check
       finish(loser_is(~us), EndReason::kPerpetualCheck, CsaSpecialMove::kOuteSennichite,
-             "fourfold repetition by perpetual check from " + std::string(engine::color_name(~us)),
+             "fourfold repetition by perpetual check from " + std::string(shogi::color_name(~us)),
              std::nullopt);
       break;
   }
@@ -135,14 +135,14 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
 void Referee::on_time_up(int64_t elapsed_ms) {
   const Color us = side_to_move();
   finish(loser_is(us), EndReason::kTimeUp, CsaSpecialMove::kTimeUp,
-         std::string(engine::color_name(us)) + " ran out of time (no bestmove after " +
+         std::string(shogi::color_name(us)) + " ran out of time (no bestmove after " +
              std::to_string(elapsed_ms) + " ms)",
          elapsed_ms);
 }
 
 void Referee::on_engine_fault(Color side, EndReason reason, const std::string& detail) {
   finish(loser_is(side), reason, CsaSpecialMove::kChudan,
-         std::string(engine::color_name(side)) + "'s engine " + detail, std::nullopt);
+         std::string(shogi::color_name(side)) + "'s engine " + detail, std::nullopt);
 }
 
 }  // namespace tools

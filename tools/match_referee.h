@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/csa_record.h"
-#include "engine/position.h"
-#include "engine/status.h"
+#include "shogi/csa_record.h"
+#include "shogi/position.h"
+#include "base/status.h"
 #include "tools/match_openings.h"
 
 namespace tools {
@@ -51,10 +51,10 @@ class Referee {
  public:
   // Sets the opening position and plays the opening moves (recorded without times).
   // `max_plies` counts every move of the record, opening moves included.
-  engine::Status start(const Opening& opening, int max_plies);
+  base::Status start(const Opening& opening, int max_plies);
 
-  const engine::Position& position() const { return pos_; }
-  engine::Color side_to_move() const { return pos_.side_to_move(); }
+  const shogi::Position& position() const { return pos_; }
+  shogi::Color side_to_move() const { return pos_.side_to_move(); }
   int plies() const { return int(record_.moves.size()); }
   // The USI command for the current position: "position startpos moves 7g7f ..." or
   // "position sfen <SFEN> moves ...".
@@ -72,23 +72,23 @@ class Referee {
   // The side to move took too long. REQUIRES: !over().
   void on_time_up(int64_t elapsed_ms);
   // Engine `side` crashed (kCrash) or stopped answering (kNoResponse). REQUIRES: !over().
-  void on_engine_fault(engine::Color side, EndReason reason, const std::string& detail);
+  void on_engine_fault(shogi::Color side, EndReason reason, const std::string& detail);
 
   bool over() const { return end_.has_value(); }
   const GameEnd& end() const { return *end_; }  // REQUIRES: over()
-  const engine::CsaRecord& record() const { return record_; }
-  engine::CsaRecord& record() { return record_; }
+  const shogi::CsaRecord& record() const { return record_; }
+  shogi::CsaRecord& record() { return record_; }
 
  private:
-  void finish(GameWinner winner, EndReason reason, engine::CsaSpecialMove special,
+  void finish(GameWinner winner, EndReason reason, shogi::CsaSpecialMove special,
               std::string detail, std::optional<int64_t> time_ms);
-  GameWinner loser_is(engine::Color side) const;
+  GameWinner loser_is(shogi::Color side) const;
 
-  engine::Position pos_;
+  shogi::Position pos_;
   std::string base_command_;  // "position startpos" or "position sfen ..."
   std::vector<std::string> usi_moves_;
   int max_plies_ = 256;
-  engine::CsaRecord record_;
+  shogi::CsaRecord record_;
   std::optional<GameEnd> end_;
 };
 

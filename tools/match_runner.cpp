@@ -13,19 +13,19 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/file_write.h"
+#include "base/file_write.h"
 #include "tools/elo.h"
 
 namespace tools {
 
-using engine::Color;
-using engine::Status;
+using shogi::Color;
+using base::Status;
 namespace fs = std::filesystem;
 
 void MatchScore::add(GameWinner winner, Color engine1_color) {
   if (winner == GameWinner::kDraw) {
     ++draws;
-  } else if ((winner == GameWinner::kBlack) == (engine1_color == engine::kBlack)) {
+  } else if ((winner == GameWinner::kBlack) == (engine1_color == shogi::kBlack)) {
     ++wins;
   } else {
     ++losses;
@@ -255,7 +255,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   if (Status s = validate_match_options(o); !s) return s;
   for (const std::string* command : {&o.engine1, &o.engine2}) {
     std::vector<std::string> argv;
-    if (Status s = usi::split_command_line(*command, argv); !s)
+    if (Status s = base::split_command_line(*command, argv); !s)
       return Status::error("'" + *command + "': " + s.message());
   }
   std::vector<Opening> openings;
@@ -310,7 +310,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
     std::error_code ec;
     if (fs::exists(summary, ec)) {
       std::string text;
-      if (Status s = engine::read_record_file_text(summary.string(), text); !s) return s;
+      if (Status s = shogi::read_record_file_text(summary.string(), text); !s) return s;
       if (Status s = parse_summary_tsv(text, summary.string(), old); !s) return s;
     }
     for (const MatchGameRow& r : old) {
@@ -324,7 +324,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
                                 : r.result == "0-1" ? GameWinner::kWhite
                                                     : GameWinner::kDraw;
       const bool engine1_black = games[i].black_label == "engine1";
-      score.add(winner, engine1_black ? engine::kBlack : engine::kWhite);
+      score.add(winner, engine1_black ? shogi::kBlack : shogi::kWhite);
       const int half_points = winner == GameWinner::kDraw ? 1 : (winner == GameWinner::kBlack) == engine1_black ? 2 : 0;
       pairs.add(int(i), half_points);
       if (r.reason == "time_up") ++stats[(winner == GameWinner::kBlack) == engine1_black ? 1 : 0].time_losses;
@@ -359,29 +359,29 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
         stop = true;
         continue;
       }
-      const Color engine1_color = g.black_label == "engine1" ? engine::kBlack : engine::kWhite;
+      const Color engine1_color = g.black_label == "engine1" ? shogi::kBlack : shogi::kWhite;
       score.add(r.end.winner, engine1_color);
       const int half_points = r.end.winner == GameWinner::kDraw ? 1
-                              : (r.end.winner == GameWinner::kBlack) == (engine1_color == engine::kBlack)
+                              : (r.end.winner == GameWinner::kBlack) == (engine1_color == shogi::kBlack)
                                   ? 2
                                   : 0;
       const bool pair_done = with_sprt && pairs.add(int(i), half_points);
       names[black_index] = r.black_name;
       names[1 - black_index] = r.white_name;
       for (int c = 0; c < 2; ++c) {
-        MatchEngineStats& st = stats[c == engine::kBlack ? black_index : 1 - black_index];
+        MatchEngineStats& st = stats[c == shogi::kBlack ? black_index : 1 - black_index];
         st.search.add(r.search[c]);
         if (r.restarted[c]) ++st.restarts;
       }
       if (r.end.reason == EndReason::kTimeUp)  // the winner's opponent lost on time
         ++stats[(r.end.winner == GameWinner::kBlack) == (black_index == 0) ? 1 : 0].time_losses;
       const std::string stem = game_file_stem(g.number);
-      Status w = engine::replace_file((dir / (stem + ".csa")).string(),
-                                      engine::write_csa_record(r.record, engine::CsaVersion::kV30));
+      Status w = base::replace_file((dir / (stem + ".csa")).string(),
+                                      shogi::write_csa_record(r.record, shogi::CsaVersion::kV30));
       rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
                       end_reason_name(r.end.reason), r.plies,
-                      r.search[engine::kBlack].average_depth(),
-                      r.search[engine::kWhite].average_depth(), std::nullopt});
+                      r.search[shogi::kBlack].average_depth(),
+                      r.search[shogi::kWhite].average_depth(), std::nullopt});
       MatchGameRow::Sprt sprt_now;
       if (with_sprt) {
         sprt_now.pairs = pairs.pentanomial().pairs();
@@ -390,7 +390,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
         rows.back().sprt = sprt_now;
       }
       if (w.is_ok())
-        w = engine::replace_file((dir / "summary.tsv").string(), format_summary_tsv(rows, with_sprt));
+        w = base::replace_file((dir / "summary.tsv").string(), format_summary_tsv(rows, with_sprt));
       if (!w.is_ok() && failure.is_ok()) {
         failure = w;
         stop = true;
@@ -403,7 +403,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
           r.end.reason != EndReason::kRepetition && r.end.reason != EndReason::kDeclaration)
         out << "  (" << r.end.detail << ")" << std::endl;
       for (int c = 0; c < 2; ++c) {
-        const std::string& label = c == engine::kBlack ? g.black_label : g.white_label;
+        const std::string& label = c == shogi::kBlack ? g.black_label : g.white_label;
         if (r.restarted[c])
           out << "  (" << label << " was restarted for this game after a fault)" << std::endl;
         for (const std::string& line : r.ready_errors[c])

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/match_game.h"
 #include "tools/match_options.h"
 #include "tools/sprt.h"
@@ -19,7 +19,7 @@ struct MatchScore {
   int wins = 0, losses = 0, draws = 0;
   int games() const { return wins + losses + draws; }
   // Adds a game where engine1 had `engine1_color`.
-  void add(GameWinner winner, engine::Color engine1_color);
+  void add(GameWinner winner, shogi::Color engine1_color);
 };
 
 // One line of summary.tsv.
@@ -67,7 +67,7 @@ std::string format_summary_tsv(std::vector<MatchGameRow> rows, bool with_sprt = 
 
 // Reads a summary table as format_summary_tsv writes it (with or without the SPRT columns):
 // the rows of the games it lists. Errors name the file and line.
-engine::Status parse_summary_tsv(const std::string& text, const std::string& input_name,
+base::Status parse_summary_tsv(const std::string& text, const std::string& input_name,
                                  std::vector<MatchGameRow>& rows);
 
 // Game pairs for the SPRT: game i (0-based) and its twin i ^ 1 share an opening with colours
@@ -96,6 +96,6 @@ class PairTally {
 // (results, time losses, pairs; not their search statistics) and are not played again.
 // Errors (bad options, an engine that cannot be run) are returned; the games
 // finished by then are kept.
-engine::Status run_match(const MatchOptions& options, std::ostream& out);
+base::Status run_match(const MatchOptions& options, std::ostream& out);
 
 }  // namespace tools

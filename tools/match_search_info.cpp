@@ -6,11 +6,11 @@ namespace tools {
 using usi::format_search_score;
 using usi::SearchReport;
 
-std::string search_comment(const SearchReport& report, engine::Color mover) {
+std::string search_comment(const SearchReport& report, shogi::Color mover) {
   if (!report.depth && !report.score) return "";
   std::string s = "** ";
   if (report.score)
-    s += format_search_score(mover == engine::kBlack ? *report.score : report.score->negated());
+    s += format_search_score(mover == shogi::kBlack ? *report.score : report.score->negated());
   else
     s += "?";
   if (report.depth) s += " depth " + std::to_string(*report.depth);

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "engine/types.h"
+#include "shogi/types.h"
 #include "usi/usi_info.h"
 
 namespace tools {
@@ -13,6 +13,6 @@ namespace tools {
 // format_search_score; "?" when the engine gave a depth but no score), " depth" and " nodes"
 // only when reported. "" when the report has neither depth nor score. `mover` is the side
 // that played the move (the report's point of view).
-std::string search_comment(const usi::SearchReport& report, engine::Color mover);
+std::string search_comment(const usi::SearchReport& report, shogi::Color mover);
 
 }  // namespace tools

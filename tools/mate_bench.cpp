@@ -5,14 +5,14 @@
 #include <ostream>
 #include <utility>
 
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/words.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
+#include "base/words.h"
 
 namespace tools {
 namespace {
 
-std::string trimmed_line(std::string_view s) { return std::string(engine::trim_blanks(s)); }
+std::string trimmed_line(std::string_view s) { return std::string(base::trim_blanks(s)); }
 
 }  // namespace
 
@@ -40,9 +40,9 @@ void MateTotals::add(const engine::mate::MateResult& r) {
 
 std::string format_mate_result(const engine::mate::MateResult& result) {
   std::string s = engine::mate::to_string(result.status);
-  for (engine::Move m : result.line) {
+  for (shogi::Move m : result.line) {
     s += ' ';
-    s += engine::format_usi_move(m);
+    s += shogi::format_usi_move(m);
   }
   s += " nodes ";
   s += std::to_string(result.nodes);
@@ -72,8 +72,8 @@ MateTotals run_mate_problems(std::istream& in, const engine::mate::MateOptions& 
   MateTotals totals;
   engine::mate::MateTable table(options.table_megabytes);
   for (const MateProblem& p : read_mate_problems(in)) {
-    engine::Position pos;
-    engine::Status s = pos.set_sfen(p.sfen);
+    shogi::Position pos;
+    base::Status s = pos.set_sfen(p.sfen);
     engine::mate::MateResult result;
     if (s) {
       table.clear();  // problems are independent (their piece totals may differ)

@@ -9,7 +9,7 @@
 
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 

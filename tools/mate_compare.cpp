@@ -83,8 +83,8 @@ std::vector<MateCompareRow> run_mate_comparison(const std::vector<MateProblem>& 
   std::vector<MateResult> results(n);
   std::vector<double> seconds(n);
   for (const MateProblem& p : problems) {
-    engine::Position pos;
-    if (engine::Status s = pos.set_sfen(p.sfen); !s) {
+    shogi::Position pos;
+    if (base::Status s = pos.set_sfen(p.sfen); !s) {
       err << "line " << p.line_number << ": error: " << s.message() << std::endl;
       continue;
     }

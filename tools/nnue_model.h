@@ -8,7 +8,7 @@
 
 #include "engine/nnue/features.h"
 #include "engine/nnue/network.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 

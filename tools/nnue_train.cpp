@@ -12,9 +12,9 @@
 #include <numeric>
 #include <random>
 
-#include "engine/file_write.h"
+#include "base/file_write.h"
 #include "engine/nnue/evaluator.h"
-#include "engine/position.h"
+#include "shogi/position.h"
 #include "tools/gensfen_format.h"
 #include "tools/nnue_model.h"
 #include "tools/progress_bar.h"
@@ -23,8 +23,8 @@ namespace tools {
 
 namespace nnue_train_detail {
 
-using engine::Position;
-using engine::Status;
+using shogi::Position;
+using base::Status;
 
 constexpr char kCheckpointMagic[16] = "SASHITE-NNUE-CK";
 constexpr uint32_t kCheckpointVersion = 1;
@@ -126,7 +126,7 @@ void sample_of(const uint8_t* bytes, Position& pos, NnueSample& sample) {
   GensfenRecord record;
   (void)unpack_gensfen_record(bytes, record);  // checked when loaded
   (void)pos.set(record.position);
-  const engine::Color us = pos.side_to_move();
+  const shogi::Color us = pos.side_to_move();
   engine::nnue::active_features(pos, us, sample.own);
   engine::nnue::active_features(pos, ~us, sample.other);
 }
@@ -193,7 +193,7 @@ Status save_checkpoint(const std::string& path, const NnueModel& model, const Ad
   std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
   for (const std::vector<float>* vec : {&model.params, &adam.m, &adam.v})
     bytes.append(reinterpret_cast<const char*>(vec->data()), vec->size() * sizeof(float));
-  return engine::replace_file(path, bytes, engine::DirectorySync::kNo);
+  return base::replace_file(path, bytes, base::DirectorySync::kNo);
 }
 
 Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, int& epochs_done,
@@ -230,7 +230,7 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
 
 }  // namespace nnue_train_detail
 
-engine::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
+base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
                           const std::function<void(const NnueEpochReport&)>& on_epoch) {
   using namespace nnue_train_detail;
   if (o.out.empty()) return Status::error("no output file (--out)");

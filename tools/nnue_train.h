@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -53,7 +53,7 @@ struct NnueTrainSummary {
 // Trains; `on_epoch` is called after every epoch (its files are then written).
 // Errors: unreadable or damaged data (naming the file and record), no positions, an
 // unwritable output, a checkpoint that does not match the data or settings.
-engine::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
+base::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
                           const std::function<void(const NnueEpochReport&)>& on_epoch = {});
 
 }  // namespace tools

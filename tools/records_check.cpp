@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
-#include "engine/position.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
+#include "shogi/position.h"
 
 // Checks CSA records under `paths`: files, or directories searched recursively for *.csa.
 // Each record is read with read_csa_record, which replays every move, and its end checked
@@ -21,23 +21,23 @@ int run_records_check(const std::vector<std::string>& paths) {
   int ok = 0, failed = 0, rejected = 0;
   for (const std::string& path : paths) {
     std::vector<std::string> files;
-    if (engine::Status listed = engine::list_csa_files(path, files); !listed) {
+    if (base::Status listed = shogi::list_csa_files(path, files); !listed) {
       std::printf("%s\n", listed.message().c_str());
       ++failed;
     }
     for (const std::string& file : files) {
-      engine::CsaRecord rec;
-      engine::Status status = engine::load_csa_record_file(file, rec);
+      shogi::CsaRecord rec;
+      base::Status status = shogi::load_csa_record_file(file, rec);
       if (status) {
-        engine::Position final_position;
-        status = engine::replay_csa_record(rec, final_position);
+        shogi::Position final_position;
+        status = shogi::replay_csa_record(rec, final_position);
       }
       if (!status) {
         std::printf("%s\n", status.message().c_str());
         ++failed;
         continue;
       }
-      if (const std::string problem = engine::csa_record_ending_problem(rec); !problem.empty()) {
+      if (const std::string problem = shogi::csa_record_ending_problem(rec); !problem.empty()) {
         std::printf("%s: %s\n", file.c_str(), problem.c_str());
         ++failed;
         continue;

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <system_error>
 
-#include "engine/csa_record.h"
-#include "engine/file_write.h"
-#include "engine/kif_record.h"
-#include "engine/status.h"
-#include "engine/text_lines.h"
+#include "shogi/csa_record.h"
+#include "base/file_write.h"
+#include "shogi/kif_record.h"
+#include "base/status.h"
+#include "base/text_lines.h"
 
 namespace tools {
 
@@ -41,7 +41,7 @@ bool format_of_extension(const std::filesystem::path& file, RecordFormat& format
 // line does (V2.2, N+, $KEY, P..., + or -; "'" comments), KIF otherwise ("#KIF", "手合割：").
 RecordFormat format_of_content(std::string_view text) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  engine::TextLines lines(text);
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     if (line.empty()) continue;
@@ -58,21 +58,21 @@ RecordFormat format_of_content(std::string_view text) {
 
 // Appends the files under `path` that are in `from` format (a directory, recursively, sorted),
 // or `path` itself when it names a file.
-engine::Status list_record_files(const std::string& path, RecordFormat from,
+base::Status list_record_files(const std::string& path, RecordFormat from,
                                  std::vector<std::string>& out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return engine::Status::error(path + ": no such file or directory");
+  if (ec || !fs::exists(status)) return base::Status::error(path + ": no such file or directory");
   if (!fs::is_directory(status)) {
     out.push_back(path);
-    return engine::Status::ok();
+    return base::Status::ok();
   }
   std::vector<std::string> found;
   fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return engine::Status::error(path + ": cannot list the directory: " + ec.message());
+  if (ec) return base::Status::error(path + ": cannot list the directory: " + ec.message());
   for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) return engine::Status::error(path + ": cannot list the directory: " + ec.message());
+    if (ec) return base::Status::error(path + ": cannot list the directory: " + ec.message());
     std::error_code file_ec;
     RecordFormat format;
     if (it->is_regular_file(file_ec) && format_of_extension(it->path(), format) && format == from)
@@ -80,37 +80,37 @@ engine::Status list_record_files(const std::string& path, RecordFormat from,
   }
   std::sort(found.begin(), found.end());
   out.insert(out.end(), found.begin(), found.end());
-  return engine::Status::ok();
+  return base::Status::ok();
 }
 
 // Reads `file`, converts it and writes the result; the error names the file.
-engine::Status convert_record_file(const std::string& file, RecordFormat to,
+base::Status convert_record_file(const std::string& file, RecordFormat to,
                                    const std::string& out_dir) {
   namespace fs = std::filesystem;
   std::ifstream in(file, std::ios::binary);
-  if (!in) return engine::Status::error(file + ": cannot open the file");
+  if (!in) return base::Status::error(file + ": cannot open the file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return engine::Status::error(file + ": read error");
+  if (in.bad()) return base::Status::error(file + ": read error");
   const std::string text = buffer.str();
 
   RecordFormat from;
   if (!format_of_extension(file, from)) from = format_of_content(text);
   if (from == to)
-    return engine::Status::error(file + ": already a " +
+    return base::Status::error(file + ": already a " +
                                  (to == RecordFormat::kKif ? "KIF" : "CSA") + " record");
-  engine::CsaRecord record;
-  engine::Status status = from == RecordFormat::kCsa ? engine::read_csa_record(text, file, record)
-                                                     : engine::read_kif_record(text, file, record);
+  shogi::CsaRecord record;
+  base::Status status = from == RecordFormat::kCsa ? shogi::read_csa_record(text, file, record)
+                                                     : shogi::read_kif_record(text, file, record);
   if (!status) return status;
 
   fs::path target = out_dir.empty() ? fs::path(file).parent_path() : fs::path(out_dir);
   target /= fs::path(file).stem();
   target += to == RecordFormat::kKif ? ".kifu" : ".csa";
   const std::string output = to == RecordFormat::kKif
-                                 ? engine::write_kif_record(record)
-                                 : engine::write_csa_record(record, engine::CsaVersion::kV30);
-  return engine::replace_file(target.string(), output);
+                                 ? shogi::write_kif_record(record)
+                                 : shogi::write_csa_record(record, shogi::CsaVersion::kV30);
+  return base::replace_file(target.string(), output);
 }
 
 }  // namespace
@@ -133,12 +133,12 @@ int run_records_convert(const RecordsConvertOptions& options, std::ostream& out)
   int converted = 0, failed = 0;
   for (const std::string& path : options.paths) {
     std::vector<std::string> files;
-    if (engine::Status listed = list_record_files(path, from, files); !listed) {
+    if (base::Status listed = list_record_files(path, from, files); !listed) {
       out << listed.message() << "\n";
       ++failed;
     }
     for (const std::string& file : files) {
-      if (engine::Status status = convert_record_file(file, to, options.out_dir); !status) {
+      if (base::Status status = convert_record_file(file, to, options.out_dir); !status) {
         out << status.message() << "\n";
         ++failed;
       } else {

@@ -4,21 +4,21 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/csa_files.h"
+#include "shogi/csa_files.h"
 #include "tools/match_options.h"
 
 namespace tools {
 
-void add_time_use(const engine::CsaRecord& record, const std::string& name, int bucket,
+void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket,
                   bool black, bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms,
                   TimeUse& use) {
   ++use.games;
-  if (record.result == engine::CsaSpecialMove::kTimeUp) ++use.time_losses;
+  if (record.result == shogi::CsaSpecialMove::kTimeUp) ++use.time_losses;
   int64_t left[2] = {main_ms, main_ms};
   int64_t used[2] = {0, 0};
-  const int first_color = record.initial.side_to_move == engine::kWhite ? 1 : 0;
+  const int first_color = record.initial.side_to_move == shogi::kWhite ? 1 : 0;
   for (size_t i = 0; i < record.moves.size(); ++i) {
-    const engine::CsaRecordMove& m = record.moves[i];
+    const shogi::CsaRecordMove& m = record.moves[i];
     const int side = int((first_color + i) % 2);
     if (!m.time_ms) continue;  // an opening move
     const int64_t t = *m.time_ms;
@@ -89,7 +89,7 @@ int run_records_time_use(const TimeUseOptions& o, std::ostream& out) {
   int64_t main_ms = 0, inc_ms = 0;
   TimeUse use;
   if (!o.time_control.empty()) {
-    if (engine::Status s = parse_time_control(o.time_control, main_ms, inc_ms); !s) {
+    if (base::Status s = parse_time_control(o.time_control, main_ms, inc_ms); !s) {
       out << "sashite records time-use: " << s.message() << "\n";
       return 2;
     }
@@ -98,13 +98,13 @@ int run_records_time_use(const TimeUseOptions& o, std::ostream& out) {
   int failed = 0;
   for (const std::string& path : o.paths) {
     std::vector<std::string> files;
-    if (engine::Status listed = engine::list_csa_files(path, files); !listed) {
+    if (base::Status listed = shogi::list_csa_files(path, files); !listed) {
       out << listed.message() << "\n";
       ++failed;
     }
     for (const std::string& file : files) {
-      engine::CsaRecord rec;
-      if (engine::Status s = engine::load_csa_record_file(file, rec); !s) {
+      shogi::CsaRecord rec;
+      if (base::Status s = shogi::load_csa_record_file(file, rec); !s) {
         out << s.message() << "\n";
         ++failed;
         continue;

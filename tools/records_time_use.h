@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 
 namespace tools {
 
@@ -43,7 +43,7 @@ struct TimeUse {
 // `black`/`white`: which sides count. `main_ms`, `inc_ms`, `byoyomi_ms`: the clock, replayed
 // as the match and floodgate keep it (the increment credited before each move), when
 // use.clocked.
-void add_time_use(const engine::CsaRecord& record, const std::string& name, int bucket,
+void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket,
                   bool black, bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms,
                   TimeUse& use);
 

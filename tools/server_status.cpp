@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "client/client_status.h"
-#include "engine/notation.h"
-#include "engine/version.h"
+#include "shogi/notation.h"
+#include "base/version.h"
 
 namespace tools {
 
@@ -25,7 +25,7 @@ ServerStatus::ServerStatus(client::StatusBoard& board, const std::string& addres
     : board_(board), steady_origin_ms_(steady_origin_ms) {
   board_.update([&](client::StatusModel& m) {
     m.kind = "server";
-    m.version = engine::build_version();
+    m.version = base::build_version();
     m.server = address;
     m.connection = "listening";
     m.started_unix_ms = client::unix_time_ms();
@@ -35,8 +35,8 @@ ServerStatus::ServerStatus(client::StatusBoard& board, const std::string& addres
 void ServerStatus::game_started(const ServerGame& game) {
   client::StatusGame g;
   g.game_id = game.game_id();
-  g.black_name = game.config().names[engine::kBlack];
-  g.white_name = game.config().names[engine::kWhite];
+  g.black_name = game.config().names[shogi::kBlack];
+  g.white_name = game.config().names[shogi::kWhite];
   g.time_rules = client::time_rules_text(game.clock());
   g.start_sfen = game.position().sfen();
   g.sfen = g.start_sfen;
@@ -51,7 +51,7 @@ void ServerStatus::game_started(const ServerGame& game) {
 }
 
 void ServerStatus::game_changed(const ServerGame& game) {
-  const engine::CsaRecord& record = game.record();
+  const shogi::CsaRecord& record = game.record();
   const client::GameClock& clock = game.clock();
   const bool playing = game.phase() == ServerGame::Phase::kPlaying;
   const std::string sfen = game.position().sfen();
@@ -81,7 +81,7 @@ void ServerStatus::game_ended(const ServerGame& game, const std::string& record_
     g.turn_start_steady_ms = 0;
     g.result = r.kind == "aborted" || r.kind == "rejected" ? r.kind
                : !r.winner                                 ? "draw"
-               : *r.winner == engine::kBlack               ? "black"
+               : *r.winner == shogi::kBlack               ? "black"
                                                            : "white";
     g.reason = r.kind;
     g.csa_file = record_path;

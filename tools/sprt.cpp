@@ -10,7 +10,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 namespace {
 

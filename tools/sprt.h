@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/elo.h"
 
 namespace tools {
@@ -36,7 +36,7 @@ struct Pentanomial {
 };
 
 // "1,3,9,4,2" (five counts, commas or spaces) -> bins.
-engine::Status parse_pentanomial(const std::string& text, Pentanomial& out);
+base::Status parse_pentanomial(const std::string& text, Pentanomial& out);
 
 struct SprtConfig {
   double elo0 = 0, elo1 = 5;  // logistic Elo; REQUIRES elo0 < elo1
@@ -47,9 +47,9 @@ struct SprtConfig {
 };
 
 // "0,5" or "-1.5,3" -> elo0, elo1 (elo0 < elo1, both within +-1000).
-engine::Status parse_sprt_bounds(const std::string& text, SprtConfig& out);
+base::Status parse_sprt_bounds(const std::string& text, SprtConfig& out);
 // Checks 0 < alpha, beta < 0.5 and elo0 < elo1.
-engine::Status validate_sprt(const SprtConfig& config);
+base::Status validate_sprt(const SprtConfig& config);
 
 // The expected score of one game at a logistic Elo difference.
 double score_from_elo(double elo);

@@ -8,17 +8,17 @@
 #include <set>
 #include <sstream>
 
-#include "engine/csa_record.h"
+#include "shogi/csa_record.h"
 #include "tools/splitmix.h"
-#include "engine/words.h"
+#include "base/words.h"
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 namespace {
 
-std::string spsa_trim(std::string_view s) { return std::string(engine::trim_blanks(s)); }
+std::string spsa_trim(std::string_view s) { return std::string(base::trim_blanks(s)); }
 
 bool parse_double(const std::string& text, double& out) {
   const std::string t = spsa_trim(text);
@@ -92,7 +92,7 @@ Status parse_spsa_params(const std::string& text, const std::string& input_name,
 
 Status load_spsa_params(const std::string& path, std::vector<SpsaParam>& out) {
   std::string text;
-  if (Status s = engine::read_record_file_text(path, text); !s) return s;
+  if (Status s = shogi::read_record_file_text(path, text); !s) return s;
   return parse_spsa_params(text, path, out);
 }
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -33,9 +33,9 @@ struct SpsaParam {
 // Reads a parameter file; '#' starts a comment, blank lines are skipped. Errors name the file,
 // the line and the field. Names must be distinct, min < max, min <= value <= max, c_end > 0,
 // r_end > 0.
-engine::Status parse_spsa_params(const std::string& text, const std::string& input_name,
+base::Status parse_spsa_params(const std::string& text, const std::string& input_name,
                                  std::vector<SpsaParam>& out);
-engine::Status load_spsa_params(const std::string& path, std::vector<SpsaParam>& out);
+base::Status load_spsa_params(const std::string& path, std::vector<SpsaParam>& out);
 // The same form, values with up to four decimals, after a comment line `header` (none if "").
 std::string format_spsa_params(const std::vector<SpsaParam>& params, const std::string& header);
 
@@ -75,7 +75,7 @@ struct SpsaState {
 std::string format_spsa_state(const SpsaState& state);
 // Checks that the state's parameters are those of `params` (same names, in order); theta
 // comes from the state.
-engine::Status parse_spsa_state(const std::string& text, const std::string& input_name,
+base::Status parse_spsa_state(const std::string& text, const std::string& input_name,
                                 SpsaState& out);
 
 // The seed's draw for one purpose of iteration k: a uniform 64-bit value.

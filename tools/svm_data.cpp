@@ -11,16 +11,16 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "engine/csa_files.h"
-#include "engine/csa_record.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
 #include "engine/engine.h"
-#include "engine/movegen.h"
-#include "engine/text_lines.h"
+#include "shogi/movegen.h"
+#include "base/text_lines.h"
 
 namespace tools {
 
-using engine::Position;
-using engine::Status;
+using shogi::Position;
+using base::Status;
 
 namespace {
 
@@ -89,7 +89,7 @@ std::vector<std::string> csa_files_under(const std::string& dir, Status& status)
   if (!std::filesystem::is_directory(dir, ec))
     status = Status::error(dir + ": not a directory");
   else
-    status = engine::list_csa_files(dir, files);
+    status = shogi::list_csa_files(dir, files);
   return files;
 }
 
@@ -162,9 +162,9 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
       continue;
     }
     if (options.max_games > 0 && games >= options.max_games) break;
-    engine::CsaRecord record;
+    shogi::CsaRecord record;
     Position pos;
-    if (!engine::load_csa_record_file(file, record) || record.moves.empty()) {
+    if (!shogi::load_csa_record_file(file, record) || record.moves.empty()) {
       ++stats.records_unreadable;
       continue;
     }
@@ -172,7 +172,7 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
     const int last = std::max(0, total - options.positions_per_game + 1);
     const bool every = sampler && options.insearch_every > 0;
     const int first = every ? std::min(last, options.insearch_every) : last;
-    if (!engine::replay_csa_record(record, pos, first)) {
+    if (!shogi::replay_csa_record(record, pos, first)) {
       ++stats.records_unreadable;
       continue;
     }
@@ -194,7 +194,7 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
       const int depth = depth_of(rng);
       int played = 0;
       for (; played < depth; ++played) {
-        const engine::MoveList moves = engine::legal_moves(node);
+        const shogi::MoveList moves = shogi::legal_moves(node);
         if (moves.empty()) break;
         std::uniform_int_distribution<int> pick(0, moves.size() - 1);
         node.do_move(moves[pick(rng)]);
@@ -217,7 +217,7 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
 
 Status parse_svm_data(std::string_view text, std::string_view name, std::vector<SvmExample>& out) {
   out.clear();
-  engine::TextLines lines(text);
+  base::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     const int line_number = lines.number();
     if (line.empty() || line[0] == '#') continue;

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/position.h"
-#include "engine/status.h"
+#include "shogi/position.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -20,13 +20,13 @@ enum class MateLabel { kMate, kNoMate, kUnknown };
 // A mate solver seen from outside: is there a mate for the side to move (the attacker, who
 // must give check with every move) within `nodes` nodes? kUnknown when the budget runs out
 // or the solver cannot take the position. Called from one thread.
-using MateLabeller = std::function<MateLabel(const engine::Position&, uint64_t nodes)>;
+using MateLabeller = std::function<MateLabel(const shogi::Position&, uint64_t nodes)>;
 
 // The labellers this build has, by name: "osl" (OpenShogiLib's df-pn; only in builds made
 // with -DSASHITE_WITH_OSL and -losl), "dfpn" (our engine/mate/solver.h, built in whenever
 // that header is in the tree; the default then).
 // Returns an empty function and an error naming the choices when `name` is not built in.
-MateLabeller find_mate_labeller(std::string_view name, engine::Status& status);
+MateLabeller find_mate_labeller(std::string_view name, base::Status& status);
 // The names find_mate_labeller accepts in this build, comma-separated; the first is the
 // default of `sashite svm data`.
 std::string mate_labeller_names();
@@ -86,12 +86,12 @@ struct SvmExample {
 // positions of a search from each; each labelled by `label` at options.nodes. Unknown
 // results are dropped and counted. Progress goes to `log` when not null. With
 // options.sfen_only the lines are bare SFENs and `label` is not called (it may be empty).
-engine::Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label,
+base::Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label,
                              std::ostream& out, SvmDataStats& stats, std::ostream* log);
 
 // Reads a dataset file. Errors read "PATH:LINE: message".
-engine::Status read_svm_data(const std::string& path, std::vector<SvmExample>& out);
-engine::Status parse_svm_data(std::string_view text, std::string_view name,
+base::Status read_svm_data(const std::string& path, std::vector<SvmExample>& out);
+base::Status parse_svm_data(std::string_view text, std::string_view name,
                               std::vector<SvmExample>& out);
 
 }  // namespace tools

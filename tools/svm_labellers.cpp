@@ -7,8 +7,8 @@
 // merged, and an independent cross-check afterwards.
 #include <string>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "tools/svm_data.h"
 
 #if __has_include("engine/mate/solver.h")
@@ -31,7 +31,7 @@ namespace {
 
 // A fresh table per position (solve_mate's own): labels do not depend on the order.
 // Positions taking over 30 s count as unknown (never seen at 1,000,000 nodes).
-MateLabel label_with_dfpn(const engine::Position& pos, uint64_t nodes) {
+MateLabel label_with_dfpn(const shogi::Position& pos, uint64_t nodes) {
   engine::mate::MateOptions options;
   options.algo = engine::mate::MateAlgo::kDfpn;
   options.node_limit = nodes;
@@ -63,11 +63,11 @@ MateLabel osl_result(const osl::checkmate::ProofDisproof& pd) {
 
 // The attacker (side to move) must give check with every move. When it is itself in check,
 // its moves are the evasions: mate needs an evasion that checks and then wins the defence.
-MateLabel label_with_osl(const engine::Position& pos, uint64_t nodes) {
-  using engine::kBlack;
-  using engine::kWhite;
-  if (pos.king_square(kBlack) == engine::kSquareNone ||
-      pos.king_square(kWhite) == engine::kSquareNone)
+MateLabel label_with_osl(const shogi::Position& pos, uint64_t nodes) {
+  using shogi::kBlack;
+  using shogi::kWhite;
+  if (pos.king_square(kBlack) == shogi::kSquareNone ||
+      pos.king_square(kWhite) == shogi::kSquareNone)
     return MateLabel::kUnknown;  // OSL misbehaves without both kings (osl_oracle_test.cpp)
   if (!pos.in_check()) {
     osl::NumEffectState state;
@@ -81,8 +81,8 @@ MateLabel label_with_osl(const engine::Position& pos, uint64_t nodes) {
     return osl_result(dfpn.hasCheckmateMove(state, key, path, nodes, best));
   }
   bool unknown = false;
-  engine::Position child = pos;
-  for (engine::Move m : engine::legal_moves(pos)) {
+  shogi::Position child = pos;
+  for (shogi::Move m : shogi::legal_moves(pos)) {
     if (!pos.gives_check(m)) continue;
     child.do_move(m);
     osl::NumEffectState state;
@@ -90,7 +90,7 @@ MateLabel label_with_osl(const engine::Position& pos, uint64_t nodes) {
     child.undo_move();
     osl::NumEffectState before;
     osl::usi::parse("sfen " + pos.sfen(), before);
-    const osl::Move last = osl::usi::strToMove(engine::format_usi_move(m), before);
+    const osl::Move last = osl::usi::strToMove(shogi::format_usi_move(m), before);
     osl::checkmate::DfpnTable table(alt(state.turn()));
     osl::checkmate::Dfpn dfpn;
     dfpn.setTable(&table);
@@ -106,15 +106,15 @@ MateLabel label_with_osl(const engine::Position& pos, uint64_t nodes) {
 }  // namespace
 #endif
 
-MateLabeller find_mate_labeller(std::string_view name, engine::Status& status) {
-  status = engine::Status::ok();
+MateLabeller find_mate_labeller(std::string_view name, base::Status& status) {
+  status = base::Status::ok();
 #ifdef SASHITE_HAVE_MATE_SOLVER
   if (name == "dfpn") return label_with_dfpn;
 #endif
 #ifdef SASHITE_WITH_OSL
   if (name == "osl") return label_with_osl;
 #endif
-  status = engine::Status::error("no mate solver named '" + std::string(name) +
+  status = base::Status::error("no mate solver named '" + std::string(name) +
                                  "' in this build (have: " + mate_labeller_names() + ")");
   return {};
 }

@@ -11,7 +11,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 using engine::mate::kMateFeatureCount;
 using engine::mate::MateFeatures;
 using engine::mate::SvmModel;

@@ -8,7 +8,7 @@
 
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
-#include "engine/status.h"
+#include "base/status.h"
 
 namespace tools {
 
@@ -65,13 +65,13 @@ struct SvmTrainResult {
 // Trains one model at a fixed C on all examples. REQUIRES: both classes present. The
 // model's sign follows LIBLINEAR's model->label[0] (the first example's class) and is turned
 // so that a positive decision value always means mate.
-engine::Status train_mate_model(const std::vector<engine::mate::MateFeatures>& x,
+base::Status train_mate_model(const std::vector<engine::mate::MateFeatures>& x,
                                 const std::vector<bool>& mate, double c, SvmSolver solver,
                                 engine::mate::SvmModel& out);
 
 // Cross-validates every C of the grid, keeps the best, fits Platt's sigmoid on the best C's
 // cross-validated decision values, and trains the final model on every example.
-engine::Status train_mate_model_cv(const std::vector<engine::mate::MateFeatures>& x,
+base::Status train_mate_model_cv(const std::vector<engine::mate::MateFeatures>& x,
                                    const std::vector<bool>& mate, const SvmTrainOptions& options,
                                    SvmTrainResult& result);
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/file_write.h"
+#include "base/file_write.h"
 #include "engine/search_params.h"
 #include "tools/match_game.h"
 #include "tools/match_openings.h"
@@ -14,7 +14,7 @@
 
 namespace tools {
 
-using engine::Status;
+using base::Status;
 
 std::vector<SpsaParam> engine_search_params() {
   std::vector<SpsaParam> params;
@@ -40,7 +40,7 @@ Status check_options(const TuneOptions& o) {
     if (kv.find('=') == std::string::npos || kv.front() == '=')
       return Status::error("USI option '" + kv + "': expected NAME=VALUE");
   std::vector<std::string> argv;
-  if (Status s = usi::split_command_line(o.engine, argv); !s)
+  if (Status s = base::split_command_line(o.engine, argv); !s)
     return Status::error("'" + o.engine + "': " + s.message());
   return Status::ok();
 }
@@ -89,7 +89,7 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
   std::error_code ec;
   if (std::filesystem::exists(state_path, ec)) {
     std::string text;
-    if (Status s = engine::read_record_file_text(state_path, text); !s) return s;
+    if (Status s = shogi::read_record_file_text(state_path, text); !s) return s;
     SpsaState saved;
     if (Status s = parse_spsa_state(text, state_path, saved); !s) return s;
     if (saved.params.size() != state.params.size())
@@ -179,9 +179,9 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
       state.plus_wins += wins;
       state.plus_losses += losses;
       state.draws += 2 - wins - losses;
-      Status w = engine::replace_file(state_path, format_spsa_state(state));
+      Status w = base::replace_file(state_path, format_spsa_state(state));
       if (w.is_ok())
-        w = engine::replace_file(out_path,
+        w = base::replace_file(out_path,
                                  format_spsa_params(state.params,
                                                     "sashite tune: theta after " +
                                                         std::to_string(state.iterations_done) + " of " +

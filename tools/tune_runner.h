@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/spsa.h"
 
 namespace tools {
@@ -41,9 +41,9 @@ std::vector<SpsaParam> engine_search_params();
 // pair's perturbation and opening drawn from the seed and its iteration number, so a resumed
 // run draws what an uninterrupted one would), applies each pair's result as it finishes, and
 // after every pair rewrites the state and the tuned parameter file (each through
-// engine::replace_file: a kill -9 loses at most the pairs under way). Prints a line per
+// base::replace_file: a kill -9 loses at most the pairs under way). Prints a line per
 // finished pair and, every report_every pairs and at the end, theta. Errors (bad options or
 // files, an engine that cannot be run) are returned; what was finished is kept.
-engine::Status run_tune(const TuneOptions& options, std::ostream& out);
+base::Status run_tune(const TuneOptions& options, std::ostream& out);
 
 }  // namespace tools

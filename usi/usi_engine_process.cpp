@@ -9,7 +9,7 @@
 
 namespace usi {
 
-using engine::Status;
+using base::Status;
 namespace fs = std::filesystem;
 
 namespace {
@@ -61,7 +61,7 @@ std::vector<std::pair<std::string, std::string>> split_usi_options(
 
 bool is_gpsusi_command(std::string_view command) {
   std::vector<std::string> argv;
-  if (!split_command_line(command, argv)) return false;
+  if (!base::split_command_line(command, argv)) return false;
   return fs::path(argv[0]).filename() == "gpsusi";
 }
 
@@ -75,7 +75,7 @@ UsiEngineProcess::~UsiEngineProcess() {
 
 Status UsiEngineProcess::start(const EngineConfig& config) {
   std::vector<std::string> argv;
-  if (Status s = split_command_line(config.command, argv); !s) return s;
+  if (Status s = base::split_command_line(config.command, argv); !s) return s;
   argv.insert(argv.end(), config.args.begin(), config.args.end());
   std::vector<std::string> env;
   if (config.isolate_home || is_gpsusi_command(config.command)) {
@@ -97,7 +97,7 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
                                        SearchInfoTracker* tracker) {
   for (;;) {
     switch (child_.read_line(line, deadline)) {
-      case ChildProcess::ReadResult::kLine:
+      case base::ChildProcess::ReadResult::kLine:
         if (log_) log_("< " + line);
         if (tracker) tracker->on_line(line);
         if (starts_with_word(line, "id") && line.size() > 8 && line.compare(3, 5, "name ") == 0)
@@ -106,10 +106,10 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
           ready_errors_.push_back(line);
         if (starts_with_word(line, word)) return {};
         break;
-      case ChildProcess::ReadResult::kTimeout:
+      case base::ChildProcess::ReadResult::kTimeout:
         return {EngineFault::kTimeout,
                 "no " + std::string(word) + " within " + std::to_string(timeout.count()) + " ms"};
-      case ChildProcess::ReadResult::kClosed: {
+      case base::ChildProcess::ReadResult::kClosed: {
         child_.wait_exit(Clock::now() + Milliseconds(500));
         return {EngineFault::kExited, "closed its output while we waited for " +
                                           std::string(word) + " (" + exit_description() + ")"};

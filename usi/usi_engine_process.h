@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/status.h"
-#include "usi/child_process.h"
+#include "base/status.h"
+#include "base/child_process.h"
 #include "usi/usi_info.h"
 
 namespace usi {
@@ -77,7 +77,7 @@ class UsiEngineProcess {
   // when our OSL_HOME has one, else /usr/share/gpsshogi-data/data): gpsusi saves every
   // setoption in $OSL_HOME/gpsusi.conf, so engines running side by side must not share it.
   // Errors only when the program cannot be run at all (bad command, not found).
-  engine::Status start(const EngineConfig& config);
+  base::Status start(const EngineConfig& config);
 
   // Once per process: usi -> id name ... usiok; then setoption for each option.
   // usiok must come within `timeout`.
@@ -105,7 +105,7 @@ class UsiEngineProcess {
   // may write): one line out (logged), one line in (not logged: info lines come by the
   // hundred). send_line and read_line may run on two threads at once; nothing else may.
   bool send_line(std::string_view line) { return send(line); }
-  ChildProcess::ReadResult read_line(std::string& line, Clock::time_point deadline) {
+  base::ChildProcess::ReadResult read_line(std::string& line, Clock::time_point deadline) {
     return child_.read_line(line, deadline);
   }
   pid_t pid() const { return child_.pid(); }
@@ -127,7 +127,7 @@ class UsiEngineProcess {
   EngineReply wait_for(std::string_view word, Clock::time_point deadline, Milliseconds timeout,
                        std::string& line, SearchInfoTracker* tracker = nullptr);
 
-  ChildProcess child_;
+  base::ChildProcess child_;
   std::filesystem::path temp_home_;  // empty when the engine has none
   std::string name_;
   std::vector<std::string> ready_errors_;

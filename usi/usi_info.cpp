@@ -6,13 +6,13 @@
 #include <limits>
 #include <vector>
 
-#include "engine/words.h"
+#include "base/words.h"
 
 namespace usi {
 
 namespace {
 
-using engine::split_words;
+using base::split_words;
 
 // A whole word as a decimal integer in [min, max], an optional '+' or '-' in front.
 template <typename Int>

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/types.h"
+#include "shogi/types.h"
 
 namespace usi {
 

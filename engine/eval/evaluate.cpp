@@ -7,6 +7,7 @@
 #include "engine/eval/feature_visitor.h"
 #include "engine/eval/features.h"
 #include "engine/eval/value_sums.h"
+#include "engine/names.h"
 
 namespace engine::eval {
 

@@ -4,8 +4,9 @@
 #include <string>
 
 #include "engine/eval/weights.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine::eval {
 

@@ -1,7 +1,8 @@
 // The index layout of the evaluation's sparse linear model: every feature group's offset.
 #pragma once
 
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine::eval {
 

@@ -6,11 +6,12 @@
 #include <bit>
 #include <cstdint>
 
-#include "engine/attacks.h"
-#include "engine/bitboard.h"
+#include "shogi/attacks.h"
+#include "shogi/bitboard.h"
 #include "engine/eval/feature_layout.h"
-#include "engine/hand.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/hand.h"
+#include "shogi/position.h"
 
 namespace engine::eval::detail {
 

@@ -6,6 +6,7 @@
 
 #include "engine/eval/feature_visitor.h"
 #include "engine/eval/weights.h"
+#include "engine/names.h"
 
 namespace engine::eval {
 

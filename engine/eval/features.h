@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "engine/eval/feature_layout.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::eval {
 

@@ -7,7 +7,8 @@
 #include <cstdlib>
 
 #include "engine/eval/weights.h"
-#include "engine/hand.h"
+#include "engine/names.h"
+#include "shogi/hand.h"
 
 namespace engine::eval {
 

@@ -1,6 +1,8 @@
 // The tool behind the hand-set weight file: writes Weights::hand_set() to a path.
 #pragma once
 
+#include "engine/names.h"
+
 #include <string>
 
 namespace engine::eval {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/eval/feature_visitor.h"
+#include "engine/names.h"
 
 namespace engine::eval {
 

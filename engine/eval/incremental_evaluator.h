@@ -7,8 +7,9 @@
 #include "engine/eval/feature_layout.h"
 #include "engine/eval/value_sums.h"
 #include "engine/eval/weights.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine::eval {
 

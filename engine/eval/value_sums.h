@@ -7,7 +7,8 @@
 #include "engine/eval/feature_layout.h"
 #include "engine/eval/features.h"
 #include "engine/eval/weights.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine::eval {
 

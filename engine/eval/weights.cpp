@@ -9,8 +9,9 @@
 #include <string_view>
 #include <system_error>
 
-#include "engine/file_write.h"
-#include "engine/words.h"
+#include "base/file_write.h"
+#include "base/words.h"
+#include "engine/names.h"
 
 namespace engine::eval {
 

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "engine/eval/feature_layout.h"
-#include "engine/status.h"
+#include "base/status.h"
+#include "engine/names.h"
 
 namespace engine::eval {
 

@@ -1,8 +1,9 @@
 // Mate in 1 and in 3 by plain enumeration of checks and evasions (no table).
 #include "engine/mate/mate1.h"
 
-#include "engine/attacks.h"
+#include "shogi/attacks.h"
 #include "engine/mate/mate_moves.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 namespace {

@@ -1,8 +1,9 @@
 // Fast mate-in-1 and mate-in-3 detection, for use inside the main search.
 #pragma once
 
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine::mate {
 

@@ -1,11 +1,12 @@
 // The 129 mate-prediction features: king zones, control, hands, check potential (see header).
 #include "engine/mate/mate_features.h"
+#include "engine/names.h"
 
 #include <cstdlib>
 #include <string>
 
-#include "engine/attacks.h"
-#include "engine/bitboard.h"
+#include "shogi/attacks.h"
+#include "shogi/bitboard.h"
 
 namespace engine::mate {
 

@@ -5,7 +5,8 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

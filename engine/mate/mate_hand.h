@@ -4,8 +4,9 @@
 
 #include <algorithm>
 
-#include "engine/hand.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/hand.h"
+#include "shogi/types.h"
 
 namespace engine::mate {
 

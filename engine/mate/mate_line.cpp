@@ -5,7 +5,8 @@
 #include <unordered_set>
 
 #include "engine/mate/mate_moves.h"
-#include "engine/notation.h"
+#include "engine/names.h"
+#include "shogi/notation.h"
 
 namespace engine::mate {
 namespace {

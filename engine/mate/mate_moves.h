@@ -1,8 +1,9 @@
 // Mate-search move generation: the attacker's checks and the defender's evasions, legal only.
 #pragma once
 
-#include "engine/movegen.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

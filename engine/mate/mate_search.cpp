@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "engine/attacks.h"
+#include "shogi/attacks.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_moves.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 namespace {

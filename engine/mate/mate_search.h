@@ -10,7 +10,8 @@
 #include "engine/mate/mate_table.h"
 #include "engine/mate/path_keys.h"
 #include "engine/mate/solver.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

@@ -1,6 +1,7 @@
 // The mate transposition table: clustered storage, hand-domination lookups, and garbage
 // collection of the least-worked entries.
 #include "engine/mate/mate_table.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <span>

@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/hand.h"
-#include "engine/huge_pages.h"
-#include "engine/types.h"
+#include "shogi/hand.h"
+#include "base/huge_pages.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine::mate {
 

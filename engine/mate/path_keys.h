@@ -2,6 +2,8 @@
 // filter, since nearly every look-up (each child at each pass) misses.
 #pragma once
 
+#include "engine/names.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/mate/mate_search.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 

@@ -6,6 +6,7 @@
 
 #include "engine/mate/mate_line.h"
 #include "engine/mate/mate_search.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 

@@ -10,9 +10,10 @@
 #include <vector>
 
 #include "engine/mate/mate_table.h"
-#include "engine/position.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine::mate {
 

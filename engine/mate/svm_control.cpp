@@ -1,5 +1,6 @@
 // The mate-prediction applications: hooks for the solver and the in-search node limit.
 #include "engine/mate/svm_control.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,8 @@
 
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_model.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

@@ -8,10 +8,11 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/file_write.h"
-#include "engine/shipped_file.h"
-#include "engine/text_lines.h"
-#include "engine/words.h"
+#include "base/file_write.h"
+#include "base/shipped_file.h"
+#include "base/text_lines.h"
+#include "base/words.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 

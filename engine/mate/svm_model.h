@@ -7,8 +7,9 @@
 #include <string_view>
 
 #include "engine/mate/mate_features.h"
-#include "engine/position.h"
-#include "engine/status.h"
+#include "shogi/position.h"
+#include "base/status.h"
+#include "engine/names.h"
 
 namespace engine::mate {
 

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "engine/mate/solver.h"
-#include "engine/notation.h"
+#include "engine/names.h"
+#include "shogi/notation.h"
 
 namespace engine::mate {
 

@@ -10,7 +10,8 @@
 #include <thread>
 
 #include "engine/mate/mate_table.h"
-#include "engine/position.h"
+#include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

@@ -1,5 +1,6 @@
 // The NNUE evaluation from scratch and with accumulators updated move by move.
 #include "engine/nnue/evaluator.h"
+#include "engine/names.h"
 
 #include <algorithm>
 #include <cstring>

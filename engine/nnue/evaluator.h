@@ -4,9 +4,10 @@
 #include <array>
 #include <cstdint>
 
+#include "engine/names.h"
 #include "engine/nnue/network.h"
-#include "engine/position.h"
-#include "engine/types.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine::nnue {
 

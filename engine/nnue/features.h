@@ -5,8 +5,9 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/position.h"
-#include "engine/types.h"
+#include "engine/names.h"
+#include "shogi/position.h"
+#include "shogi/types.h"
 
 namespace engine::nnue {
 

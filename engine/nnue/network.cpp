@@ -9,7 +9,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "engine/file_write.h"
+#include "base/file_write.h"
+#include "engine/names.h"
 
 namespace engine::nnue {
 

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "engine/nnue/features.h"
-#include "engine/status.h"
-#include "engine/types.h"
+#include "base/status.h"
+#include "engine/names.h"
+#include "shogi/types.h"
 
 namespace engine::nnue {
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/learn_data.h"
 #include "tools/osl/reference_agreement.h"
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
 
   std::vector<tools::TrainingPosition> all, positions;
   int record_count = 0;
-  engine::Status st = tools::collect_record_positions(records, skip_plies, 0, all, &record_count);
+  base::Status st = tools::collect_record_positions(records, skip_plies, 0, all, &record_count);
   if (!st) {
     std::cerr << "osl_agreement: " << st.message() << "\n";
     return 1;
@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < positions.size(); ++i) {
       const auto& m = measures[i];
       if (!m.counted) continue;
-      rows << positions[i].group << '\t' << engine::format_sfen(positions[i].setup) << '\t'
-           << engine::format_usi_move(positions[i].teacher) << '\t' << tools::kMoveKindNames[m.kind]
+      rows << positions[i].group << '\t' << shogi::format_sfen(positions[i].setup) << '\t'
+           << shogi::format_usi_move(positions[i].teacher) << '\t' << tools::kMoveKindNames[m.kind]
            << '\t' << m.legal << '\t' << m.ties << '\t' << m.agreement << '\t' << m.teacher_value
            << '\t' << m.best_value << '\t' << m.best_moves << '\n';
     }

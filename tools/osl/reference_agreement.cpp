@@ -27,8 +27,8 @@
 #include <iostream>
 #include <osl/search/quiescenceSearch2.tcc>
 
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/parallel_for.h"
 #include "tools/progress_bar.h"
 
@@ -59,12 +59,12 @@ int child_value(const osl::NumEffectState& child, osl::Move move, int depth, int
 
 }  // namespace
 
-engine::Status load_reference_evaluation(const std::string& home) {
+base::Status load_reference_evaluation(const std::string& home) {
   const std::filesystem::path data = std::filesystem::path(home) / "data";
   for (const char* file : {"eval.bin", "progress.txt"}) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(data / file, ec))
-      return engine::Status::error((data / file).string() +
+      return base::Status::error((data / file).string() +
                                    ": not found (GPS Shogi's evaluation: Debian's "
                                    "gpsshogi-data installs it under /usr/share/gpsshogi-data)");
   }
@@ -73,20 +73,20 @@ engine::Status load_reference_evaluation(const std::string& home) {
   osl::OslConfig::home(home);
   osl::OslConfig::setUp();
   if (!Evaluation::setUp())
-    return engine::Status::error(data.string() + ": OpenShogiLib could not load its evaluation");
-  return engine::Status::ok();
+    return base::Status::error(data.string() + ": OpenShogiLib could not load its evaluation");
+  return base::Status::ok();
 }
 
 ReferenceMeasure measure_reference(const TrainingPosition& p, const ReferenceOptions& o) {
   ReferenceMeasure m;
-  engine::Position pos;
+  shogi::Position pos;
   if (!pos.set(p.setup)) return m;
   m.kind = move_kind(pos, p.teacher);
   osl::NumEffectState state;
   osl::Move teacher;
   try {
     osl::usi::parse("sfen " + pos.sfen(), state);
-    teacher = osl::usi::strToMove(engine::format_usi_move(p.teacher), state);
+    teacher = osl::usi::strToMove(shogi::format_usi_move(p.teacher), state);
   } catch (const std::exception&) {
     return m;  // not counted: OSL does not take the position or the move
   }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "base/status.h"
 #include "tools/learn_data.h"
 #include "tools/learn_train.h"
 
@@ -34,7 +34,7 @@ struct ReferenceMeasure {
 // Loads OpenShogiLib's evaluation tables from `home`/data (eval.bin and the progress tables:
 // /usr/share/gpsshogi-data with Debian's gpsshogi-data). Once per process, before measuring;
 // an error names the directory.
-engine::Status load_reference_evaluation(const std::string& home);
+base::Status load_reference_evaluation(const std::string& home);
 
 // Measures one position (the teacher move must be legal there). Thread-safe once loaded.
 ReferenceMeasure measure_reference(const TrainingPosition& p, const ReferenceOptions& o);

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The layers' include rule, run by `make` before it archives the libraries: each directory
+# includes only its own headers and those of the layers below it, so that the rules stay a
+# library of their own and a forbidden include fails the build (the link order enforces the
+# same for definitions). Layers, lowest first:
+#   base     status, files, text, processes
+#   shogi    the rules, notations and records (base)
+#   engine   search, evaluation, mate solver, options, the USI loop (base, shogi)
+#   book     the opening book (base, shogi; engine only in its adapter, book/engine_book.*)
+#   usi      USI engines as child processes (base, shogi)
+#   client   the CSA client (all of the above)
+#   tools    match, server, learning, book and mate tools (all of the above)
+#   app, tests, fuzz: anything.
+# Usage: scripts/check-layers.sh [ROOT]; prints each forbidden include and exits 1 if any.
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+
+allowed() {  # allowed <file> -> the directories it may include from
+  case "$1" in
+    base/*) echo "base" ;;
+    shogi/*) echo "base shogi" ;;
+    engine/*) echo "base shogi engine" ;;
+    book/engine_book.*) echo "base shogi engine book" ;;
+    book/*) echo "base shogi book" ;;
+    usi/*) echo "base shogi usi" ;;
+    client/*) echo "base shogi engine book usi client" ;;
+    tools/*) echo "base shogi engine book usi client tools" ;;
+    *) echo "*" ;;
+  esac
+}
+
+bad=0
+while IFS= read -r -d '' file; do
+  dirs=$(allowed "$file")
+  [ "$dirs" = "*" ] && continue
+  while IFS=: read -r line text; do
+    target=${text#*\"}; target=${target%%\"*}
+    case " $dirs " in
+      *" ${target%%/*} "*) ;;
+      *) echo "$file:$line: includes \"$target\"; its layer may include only from: $dirs" >&2
+         bad=1 ;;
+    esac
+  done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$file" || true)
+done < <(find base shogi engine book usi client tools -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.inc' \) -print0)
+exit $bad
