@@ -15,7 +15,7 @@ void add_think(CLI::App& book) {
   auto o = std::make_shared<tools::BookThinkOptions>();
   CLI::App* think = book.add_subcommand(
       "think", "score book moves by searching with several USI engines (minimax over their "
-               "best moves, techniques.md §2)");
+               "best moves, docs/techniques.md §2)");
   think->add_option("--engine", o->engines,
                     "an engine's command line (repeatable; engines are numbered from 0; "
                     "default: this program's own `sashite usi`)");

@@ -99,7 +99,7 @@ void run_train(const TrainCommandOptions& o) {
   const tools::IterationStats& last = stats.back();
   std::ostringstream header;
   header << "learned weights (sashite learn train: comparison training on teacher moves, "
-            "techniques.md §5)\n"
+            "docs/techniques.md §5)\n"
          << "command: " << command_line(o) << '\n'
          << "data: " << counts.records << " records (" << counts.record_positions << " positions)";
   if (!src.records.empty()) header << " under " << src.records;

@@ -14,7 +14,7 @@ void add_learn_curve_command(CLI::App& learn) {
   CLI::App* curve = learn.add_subcommand(
       "curve",
       "the evaluation curve: win rate of the side to move per evaluation bucket over "
-      "the positions of decided games (techniques.md §5), and the agreement rate");
+      "the positions of decided games (docs/techniques.md §5), and the agreement rate");
   curve->add_option("--records", o->records_dir, "CSA records (a directory, searched recursively)")
       ->required();
   curve

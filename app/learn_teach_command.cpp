@@ -13,7 +13,7 @@ void add_learn_teach_command(CLI::App& learn) {
   CLI::App* teach =
       learn.add_subcommand("teach",
                            "teacher moves for learning: the multi-program search of book think "
-                           "(techniques.md §2) over positions, one line per position");
+                           "(docs/techniques.md §2) over positions, one line per position");
   teach->add_option("--engine", o->engines,
                     "an engine's command line (repeatable; numbered from 0; default: this "
                     "program's own `sashite usi`)");

@@ -1,5 +1,5 @@
 // Book: an immutable in-memory opening book, probed by exact lookup or by similar-position
-// retrieval (techniques.md §3: simple and relation-number similarity).
+// retrieval (docs/techniques.md §3: simple and relation-number similarity).
 #pragma once
 
 #include <cstdint>

@@ -33,7 +33,7 @@ struct IndexSearchStats {
 };
 
 // The index holds one row per (book position, book move). A book position is retrieved
-// when one of its moves passes the filters (techniques.md §3 (i) and (ii)): the move is
+// when one of its moves passes the filters (docs/techniques.md §3 (i) and (ii)): the move is
 // legal in the query, i.e. one of the query's legal moves has the same 16-bit key, and the
 // attacker counts agree (attackers_compatible). So the rows are split by side to move and
 // book move (a query only reads the rows of its own legal moves), then grouped by the

@@ -1,4 +1,4 @@
-// Similarity of book positions (techniques.md §3): the move filters, the simple difference
+// Similarity of book positions (docs/techniques.md §3): the move filters, the simple difference
 // and the relation-number (関係数) weighted difference with its dynamic weight table.
 #pragma once
 

@@ -2,7 +2,7 @@
 #pragma once
 
 // The CSA client asks the book before it asks the engine: while the book has a move for the
-// position (or, with retrieval, for a similar one: techniques.md §3), the client plays it and
+// position (or, with retrieval, for a similar one: docs/techniques.md §3), the client plays it and
 // the engine is not consulted; when the book runs out the engine takes over. The choice is the
 // engine's own BookMoveChoice weighted / best (SearchManager::choose_book_move) over the
 // suggestions of book::EngineBook, so a book plays the same in front of sashite and of any

@@ -2,7 +2,7 @@
 #pragma once
 
 // Pure: strings in, structs out, no I/O. The protocol as floodgate's server really behaves is
-// described in docs/csa-protocol.md (shared docs); references below are to its sections.
+// described in docs/csa-protocol.md; references below are to its sections.
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 namespace engine {
 
 // How the book is consulted. kExact: the position itself must be in the book; kSimple and
-// kRelation: similar positions (techniques.md §3) lend their moves.
+// kRelation: similar positions (docs/techniques.md §3) lend their moves.
 enum class BookMode { kOff, kExact, kSimple, kRelation };
 
 // What a probe asks for; the engine fills it from its Book* options.

@@ -132,7 +132,7 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
         [this, i](const Option& o) { search_->set_param(SearchParam(i), int(o.as_int())); };
   }
   // The mate solver inside the search (MateCallSettings in search.h) and application 1 of the
-  // mate prediction (techniques.md §1).
+  // mate prediction (docs/techniques.md §1).
   // Default: false. df-pn looks for a mate by checks at the search's inner nodes. Off by
   // measurement: on (32 nodes, depth >= 3) scored 20-28 against off at 20,000 nodes per move
   // (mate nodes counted), 48 games, and again, with the solver's counter-check fix, 127-265-8
@@ -156,7 +156,7 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // MateMultiplier. step: a call only where the SVM predicts a mate, its limit growing with
   // the mate probability (MateCallSettings::step).
   options_.add_combo("MateControl", "none", {"none", "limit", "step"},
-      "limit: each call's node limit scaled by the SVM's mate prediction (techniques.md application 1); step: calls only where it predicts a mate, more nodes the likelier.").on_change = [this](const Option&) {
+      "limit: each call's node limit scaled by the SVM's mate prediction (docs/techniques.md §1, application 1); step: calls only where it predicts a mate, more nodes the likelier.").on_change = [this](const Option&) {
     mate_model_loaded_ = mate_model_ != nullptr;
     apply_mate_calls();
   };
@@ -191,7 +191,7 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
     apply_mate_calls();
   };
   // The opening book (book/ loads it; see set_book_loader). Users of other engines expect
-  // USI_OwnBook and the cut-offs below; the guidance itself follows techniques.md §3.
+  // USI_OwnBook and the cut-offs below; the guidance itself follows docs/techniques.md §3.
   // Default: true. Use the engine's own book.
   options_.add_check("USI_OwnBook", true,
       "Use the engine's own opening book.").on_change = [this](const Option&) { apply_book(); };

@@ -1,4 +1,4 @@
-// Futility margins chosen online by target precision (techniques.md §4).
+// Futility margins chosen online by target precision (docs/techniques.md §4).
 #pragma once
 
 #include <atomic>

@@ -384,7 +384,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   if (!kRootNode && depth >= 4 && tt_move == kMoveNone && (kPvNode || cut_node)) --depth;
 
   // Step 6. The moves. In the first plies of an opening the book's moves get bonuses that
-  // carry into the values (the search is guided, not overruled: techniques.md §3).
+  // carry into the values (the search is guided, not overruled: docs/techniques.md §3).
   const std::vector<BookBonus>* bonuses =
       ply < manager_.book_plies_ ? manager_.book_bonuses(key) : nullptr;
 

@@ -44,7 +44,7 @@ struct MateResult;
 struct SvmModel;
 }  // namespace mate
 
-// The mate solver called inside the search (techniques.md §1): at every node that is not the
+// The mate solver called inside the search (docs/techniques.md §1): at every node that is not the
 // root, not in check and at least min_depth deep, df-pn looks for a mate by checks with a
 // small node limit; a proven mate ends the node. Application 1 of the mate prediction scales
 // each call's limit by the sigmoid of the SVM's decision value, normalised by its running

@@ -1,6 +1,6 @@
 // Rules that end the game: repetition (千日手) with perpetual check (連続王手の千日手),
 // repetition for search and null moves, and the entering-king declaration (入玉宣言) as
-// floodgate checks it (csa-protocol.md §1.9).
+// floodgate checks it (docs/csa-protocol.md §1.9).
 #include <doctest/doctest.h>
 
 #include <initializer_list>

@@ -1,5 +1,5 @@
 // `sashite book think`: scores the moves of book positions by the multi-program search of
-// techniques.md §2 (see book_think_tree.h) and writes them to a new book directory.
+// docs/techniques.md §2 (see book_think_tree.h) and writes them to a new book directory.
 #pragma once
 
 #include <cstdint>

@@ -53,7 +53,7 @@ class ThinkEngines {
   // restarted (restart()).
   base::Status search(int index, const std::string& root_sfen,
                         const std::vector<shogi::Move>& path, ThinkAnswer& answer);
-  // The multi-program tree of one position (techniques.md §2): new_position(), then
+  // The multi-program tree of one position (docs/techniques.md §2): new_position(), then
   // expand_think_tree() with every engine's searches. On an error the engines are restarted,
   // so the next position starts clean.
   base::Status think(const std::string& root_sfen, int tree_depth, ThinkNode& tree);

@@ -1,4 +1,4 @@
-// The multi-program search tree of `sashite book think` (techniques.md §2): which positions
+// The multi-program search tree of `sashite book think` (docs/techniques.md §2): which positions
 // the engines search, and the minimax that turns their scores into book move values.
 //
 // The method, for a root position P and a tree depth T (levels 0 .. T-1):

@@ -1,5 +1,5 @@
-// `sashite learn curve`: the evaluation curve of techniques.md §5 (win rate of the side to move
-// per evaluation bucket over the positions of decided games), its summary numbers, the
+// `sashite learn curve`: the evaluation curve of docs/techniques.md §5 (win rate of the side
+// to move per evaluation bucket over the positions of decided games), its summary numbers, the
 // agreement rate with the record moves, and the gnuplot plot.
 #pragma once
 

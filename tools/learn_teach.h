@@ -1,5 +1,5 @@
 // `sashite learn teach`: teacher moves for learning, chosen by the multi-program search of
-// techniques.md §2 (the tree of `sashite book think`, tools/book_think_tree.h), written as a
+// docs/techniques.md §2 (the tree of `sashite book think`, tools/book_think_tree.h), written as a
 // resumable text file the trainer reads.
 //
 // The output file, UTF-8 text, one position a line:

@@ -30,7 +30,7 @@ constexpr int kN = eval::kFeatureCount;
 constexpr double kMateValue = 1e9;  // a mate leaf's value in the measures
 
 double softplus(double z) { return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z)); }
-// techniques.md §5: T(x) = 1 / (1 + exp(-3x/100)), x in centipawns.
+// docs/techniques.md §5: T(x) = 1 / (1 + exp(-3x/100)), x in centipawns.
 double disagreement_t(double x) { return 1 / (1 + std::exp(-3 * x / 100)); }
 
 // FNV-1a over the bytes of values: the checkpoint's fingerprint of data and options.

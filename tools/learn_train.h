@@ -1,4 +1,4 @@
-// Comparison training of the evaluation weights from teacher moves (techniques.md §5).
+// Comparison training of the evaluation weights from teacher moves (docs/techniques.md §5).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ namespace tools {
 // than min_count training positions (counted anew each iteration) are not changed. Pairs whose
 // value difference exceeds window_cp (f(a) - f(b) > window_cp: their loss is below
 // exp(-window/scale)) are not kept for the passes; they still count in the reported loss.
-// The loss of one position: pairs (techniques.md §5, the default) sums the pair losses
+// The loss of one position: pairs (docs/techniques.md §5, the default) sums the pair losses
 // above; softmax is -log of the teacher leaf's share of exp(f / scale_cp) over all the
 // position's leaves (the teacher move's probability of being chosen), one term a position:
 // a position counts once however many moves it has, and the gradient goes to the moves

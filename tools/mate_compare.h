@@ -1,5 +1,5 @@
 // The mate-prediction applications compared on one problem set: every position solved under
-// each control, then the document's three tables (techniques.md §1; the seed's 4.7-4.9 and
+// each control, then the document's three tables (docs/techniques.md §1; the seed's 4.7-4.9 and
 // 4.15-4.17): totals of nodes and time, the same over positions no run left unknown, and
 // the mate / nomate / unknown counts.
 #pragma once

@@ -1,4 +1,4 @@
-// The 129 mate-prediction features of a position (techniques.md §1), for the side to move as
+// The 129 mate-prediction features of a position (docs/techniques.md §1), for the side to move as
 // the attacker: what a linear SVM reads to guess "mate / no mate" before any mate search.
 #pragma once
 

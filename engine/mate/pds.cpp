@@ -1,6 +1,6 @@
 // PDS (Nagai 1998): proof-number and disproof-number search with multiple iterative
 // deepening: every node raises one of its child's two thresholds a step at a time
-// (techniques.md §1; the seed's figure 2.5), the root both of its own in turn.
+// (docs/techniques.md §1; the seed's figure 2.5), the root both of its own in turn.
 #include <algorithm>
 
 #include "engine/mate/mate_search.h"

@@ -23,7 +23,7 @@ enum class MateStatus { kMate, kNoMate, kUnknown };
 const char* to_string(MateStatus status);  // "mate", "nomate", "unknown"
 const char* to_string(MateAlgo algo);      // "pds", "dfpn"
 
-// Where the mate-prediction applications (techniques.md §1) plug in. The defaults change
+// Where the mate-prediction applications (docs/techniques.md §1) plug in. The defaults change
 // nothing: leaves start at 1/1, PDS raises its thresholds by 1.
 class MateHooks {
  public:

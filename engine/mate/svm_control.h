@@ -1,4 +1,4 @@
-// The three uses of mate prediction that steer the mate solver (techniques.md §1): the node
+// The three uses of mate prediction that steer the mate solver (docs/techniques.md §1): the node
 // limit of an in-search call (application 1), initial proof and disproof numbers
 // (application 2) and PDS's threshold increments (application 3).
 #pragma once
