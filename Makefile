@@ -74,7 +74,9 @@ ifeq ($(POPCNT),1)
 endif
 CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 
-LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp tools/*.cpp)
+TOOLS_SRC := $(filter-out tools/osl/%,$(wildcard tools/*/*.cpp))
+LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp) \
+            $(TOOLS_SRC)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,
@@ -97,7 +99,6 @@ TEST_UNITS  ?= 6
 TOOLS_UNITS ?= 3
 APP_UNITS   ?= 1
 TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp
-TOOLS_SRC   := $(wildcard tools/*.cpp)
 ifeq ($(UNITY),1)
   unity_sources = $(foreach k,$(shell seq $2),$(BUILD)/unity/$1_$(k).cpp)
   unity_objects = $(foreach k,$(shell seq $2),$(BUILD)/obj/unity/$1_$(k).o)
@@ -247,7 +248,7 @@ bench: bin
 	$(BUILD)/sashite bench
 
 format:
-	clang-format -i $(wildcard base/*.h base/*.cpp shogi/*.h shogi/*.cpp engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp usi/*.h usi/*.cpp client/*.h client/*.cpp book/*.h book/*.cpp app/*.cpp app/*.h tools/*.cpp tools/*.h tests/*.cpp tests/*.h)
+	clang-format -i $(wildcard base/*.h base/*.cpp shogi/*.h shogi/*.cpp engine/*.h engine/*.cpp engine/*/*.h engine/*/*.cpp usi/*.h usi/*.cpp client/*.h client/*.cpp book/*.h book/*.cpp app/*.cpp app/*.h tools/*/*.cpp tools/*/*.h tests/*.cpp tests/*.h)
 
 clean:
 	rm -rf build

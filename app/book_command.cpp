@@ -20,7 +20,7 @@
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
 #include "base/file_write.h"
-#include "tools/progress_bar.h"
+#include "tools/common/progress_bar.h"
 
 namespace {
 

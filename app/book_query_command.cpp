@@ -11,7 +11,7 @@
 #include "book/book_db.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "tools/book_bench.h"
+#include "tools/book/book_bench.h"
 
 namespace {
 

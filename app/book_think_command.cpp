@@ -1,4 +1,4 @@
-// sashite book think / book merge: the command lines of tools/book_think.h and book_merge.h.
+// sashite book think / book merge: the command lines of tools/book/book_think.h and book_merge.h.
 #include "app/book_think_command.h"
 
 #include <CLI/CLI.hpp>
@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "app/command_error.h"
-#include "tools/book_merge.h"
-#include "tools/book_think.h"
+#include "tools/book/book_merge.h"
+#include "tools/book/book_think.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "app/command_error.h"
-#include "tools/gensfen.h"
+#include "tools/learn/gensfen.h"
 
 namespace {
 
@@ -77,6 +77,6 @@ void add_gensfen_command(CLI::App& app) {
       "Each file is written whole (a temporary file renamed into place) once it holds --batch "
       "positions: a killed run loses at most the batches being filled, and the next run "
       "numbers its files after the ones already there. The format is documented in "
-      "tools/gensfen_format.h.");
+      "tools/learn/gensfen_format.h.");
   g->callback([o] { run_gensfen_command(*o); });
 }

@@ -1,4 +1,4 @@
-// sashite gensfen: self-play training data (tools/gensfen.h).
+// sashite gensfen: self-play training data (tools/learn/gensfen.h).
 #pragma once
 
 namespace CLI {

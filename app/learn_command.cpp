@@ -16,8 +16,8 @@
 #include "app/learn_label_command.h"
 #include "app/learn_teach_command.h"
 #include "engine/eval/weights.h"
-#include "tools/learn_data.h"
-#include "tools/learn_train.h"
+#include "tools/learn/learn_data.h"
+#include "tools/learn/learn_train.h"
 
 namespace {
 

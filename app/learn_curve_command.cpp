@@ -1,4 +1,4 @@
-// sashite learn curve: the command line of tools/learn_curve.h.
+// sashite learn curve: the command line of tools/learn/learn_curve.h.
 #include "app/learn_curve_command.h"
 
 #include <CLI/CLI.hpp>
@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "app/command_error.h"
-#include "tools/learn_curve.h"
+#include "tools/learn/learn_curve.h"
 
 void add_learn_curve_command(CLI::App& learn) {
   auto o = std::make_shared<tools::CurveOptions>();

@@ -1,4 +1,4 @@
-// The `sashite learn curve` subcommand: the evaluation curve of tools/learn_curve.h.
+// The `sashite learn curve` subcommand: the evaluation curve of tools/learn/learn_curve.h.
 #pragma once
 
 namespace CLI {

@@ -1,4 +1,4 @@
-// sashite learn fit: the command line of tools/learn_fit.h.
+// sashite learn fit: the command line of tools/learn/learn_fit.h.
 #include "app/learn_fit_command.h"
 
 #include <CLI/CLI.hpp>
@@ -13,7 +13,7 @@
 #include "app/command_error.h"
 #include "engine/eval/weights.h"
 #include "base/shipped_file.h"
-#include "tools/learn_fit.h"
+#include "tools/learn/learn_fit.h"
 
 namespace {
 

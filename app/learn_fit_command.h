@@ -1,5 +1,5 @@
 // The `sashite learn fit` subcommand: value fitting of the weights on engine games
-// (tools/learn_fit.h).
+// (tools/learn/learn_fit.h).
 #pragma once
 
 namespace CLI {

@@ -1,4 +1,4 @@
-// sashite learn label: the command line of tools/learn_label.h.
+// sashite learn label: the command line of tools/learn/learn_label.h.
 #include "app/learn_label_command.h"
 
 #include <CLI/CLI.hpp>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app/command_error.h"
-#include "tools/learn_label.h"
+#include "tools/learn/learn_label.h"
 
 void add_learn_label_command(CLI::App& learn) {
   auto o = std::make_shared<tools::LabelOptions>();

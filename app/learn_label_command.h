@@ -1,5 +1,5 @@
 // The `sashite learn label` subcommand: CSA records labelled with another USI engine's search
-// values (tools/learn_label.h).
+// values (tools/learn/learn_label.h).
 #pragma once
 
 namespace CLI {

@@ -1,4 +1,4 @@
-// sashite learn teach: the command line of tools/learn_teach.h.
+// sashite learn teach: the command line of tools/learn/learn_teach.h.
 #include "app/learn_teach_command.h"
 
 #include <CLI/CLI.hpp>
@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "app/command_error.h"
-#include "tools/learn_teach.h"
+#include "tools/learn/learn_teach.h"
 
 void add_learn_teach_command(CLI::App& learn) {
   auto o = std::make_shared<tools::TeachOptions>();

@@ -1,5 +1,5 @@
 // The `sashite learn teach` subcommand: teacher moves by the multi-program search
-// (tools/learn_teach.h).
+// (tools/learn/learn_teach.h).
 #pragma once
 
 namespace CLI {

@@ -15,10 +15,10 @@
 #include "app/tune_command.h"
 #include "client/csa_command.h"
 #include "base/version.h"
-#include "tools/csa_server.h"
-#include "tools/match_options.h"
-#include "tools/records_convert.h"
-#include "tools/records_time_use.h"
+#include "tools/server/csa_server.h"
+#include "tools/match/match_options.h"
+#include "tools/records/records_convert.h"
+#include "tools/records/records_time_use.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};

@@ -1,9 +1,9 @@
-// sashite match: games between two USI engines (see tools/match_runner.h).
+// sashite match: games between two USI engines (see tools/match/match_runner.h).
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "tools/match_options.h"
-#include "tools/match_runner.h"
+#include "tools/match/match_options.h"
+#include "tools/match/match_runner.h"
 
 int run_match_command(const tools::MatchOptions& options) {
   if (base::Status s = tools::validate_match_options(options); !s) {

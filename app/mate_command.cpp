@@ -12,8 +12,8 @@
 #include "engine/mate/svm_control.h"
 #include "engine/mate/svm_model.h"
 #include "base/words.h"
-#include "tools/mate_bench.h"
-#include "tools/mate_compare.h"
+#include "tools/mate/mate_bench.h"
+#include "tools/mate/mate_compare.h"
 
 namespace {
 

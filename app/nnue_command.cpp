@@ -1,4 +1,4 @@
-// sashite nnue train --data PATH... --out FILE: the NNUE trainer (tools/nnue_train.h);
+// sashite nnue train --data PATH... --out FILE: the NNUE trainer (tools/learn/nnue_train.h);
 // sashite nnue eval --file FILE [--sfen SFEN]...: a network's value of positions.
 #include "app/nnue_command.h"
 
@@ -10,8 +10,8 @@
 #include "app/command_error.h"
 #include "engine/nnue/evaluator.h"
 #include "shogi/position.h"
-#include "tools/nnue_train.h"
-#include "tools/progress_bar.h"
+#include "tools/learn/nnue_train.h"
+#include "tools/common/progress_bar.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// sashite server: the local CSA server (tools/csa_server.h) and its command line.
+// sashite server: the local CSA server (tools/server/csa_server.h) and its command line.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
@@ -6,7 +6,7 @@
 
 #include "client/status_board.h"
 #include "client/status_service.h"
-#include "tools/csa_server.h"
+#include "tools/server/csa_server.h"
 
 namespace tools {
 

@@ -1,6 +1,6 @@
 // sashite sprt --sprt ELO0,ELO1 (--pentanomial LL,LD,DD,WD,WW | --simulate ELO): the LLR of a
 // table of pairs (a match stopped early, another runner's counts), or the test's error rates
-// and lengths on synthetic pairs (tools/sprt.h).
+// and lengths on synthetic pairs (tools/match/sprt.h).
 #include "app/sprt_command.h"
 
 #include <CLI/CLI.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/command_error.h"
-#include "tools/sprt.h"
+#include "tools/match/sprt.h"
 
 namespace {
 

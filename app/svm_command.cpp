@@ -16,8 +16,8 @@
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
 #include "shogi/position.h"
-#include "tools/svm_data.h"
-#include "tools/svm_train.h"
+#include "tools/mate/svm_data.h"
+#include "tools/mate/svm_train.h"
 
 namespace {
 

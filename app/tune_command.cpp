@@ -11,7 +11,7 @@
 
 #include "app/command_error.h"
 #include "base/file_write.h"
-#include "tools/tune_runner.h"
+#include "tools/match/tune_runner.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// sashite tune: SPSA tuning of engine parameters (tools/tune_runner.h).
+// sashite tune: SPSA tuning of engine parameters (tools/match/tune_runner.h).
 #pragma once
 
 namespace CLI {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference LLR of the pentanomial GSPRT (logistic Elo), computed apart from tools/sprt.cpp.
+"""Reference LLR of the pentanomial GSPRT (logistic Elo), computed apart from tools/match/sprt.cpp.
 
 For each hypothesis score s it finds the constrained maximum-likelihood pair distribution p
 (sum p = 1, sum p_k a_k = s, a_k = k/4) by plain bisection on the Lagrange multiplier in

@@ -16,7 +16,7 @@
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tests/test_prng.h"
-#include "tools/book_bench.h"
+#include "tools/book/book_bench.h"
 
 namespace book_retrieval_test {
 

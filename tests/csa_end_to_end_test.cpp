@@ -34,7 +34,7 @@
 #include "shogi/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "tools/csa_server.h"
+#include "tools/server/csa_server.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"

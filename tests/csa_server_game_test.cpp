@@ -1,6 +1,6 @@
-// The local CSA server's referee (tools/csa_server_game.h): clock, results and records, with
+// The local CSA server's referee (tools/server/csa_server_game.h): clock, results and records, with
 // the lines shogi-server sends in each case (docs/csa-protocol.md section 1.6).
-#include "tools/csa_server_game.h"
+#include "tools/server/csa_server_game.h"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "shogi/csa_record.h"
-#include "tools/csa_server_login.h"
+#include "tools/server/csa_server_login.h"
 
 namespace csa_server_game_test {
 

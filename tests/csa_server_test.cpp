@@ -1,7 +1,7 @@
 // The local CSA server end to end over loopback: scripted raw-socket clients replay the
 // shogi-server transcripts (tests/data/csa-transcripts) and must receive exactly the lines
 // shogi-server sent; plus hostile input.
-#include "tools/csa_server.h"
+#include "tools/server/csa_server.h"
 
 #include <arpa/inet.h>
 #include <doctest/doctest.h>

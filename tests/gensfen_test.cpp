@@ -1,7 +1,7 @@
 // gensfen: the 64-byte records round-trip every position of random playouts (hands and
 // promoted pieces included), files are checked on reading, and a small run writes complete,
 // legal, deduplicated records in numbered batches that a second run continues.
-#include "tools/gensfen.h"
+#include "tools/learn/gensfen.h"
 
 #include <doctest/doctest.h>
 
@@ -14,7 +14,7 @@
 #include "shogi/notation.h"
 #include "tests/temp_dir.h"
 #include "tests/test_prng.h"
-#include "tools/gensfen_format.h"
+#include "tools/learn/gensfen_format.h"
 
 namespace gensfen_test {
 

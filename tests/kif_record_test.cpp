@@ -16,7 +16,7 @@
 #include "shogi/position.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "tools/records_convert.h"
+#include "tools/records/records_convert.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"

@@ -1,6 +1,6 @@
 // Tests of `sashite learn curve`: buckets, the interval, the logistic fit, the run over a tiny
 // set of records, and the gnuplot script (gnuplot itself only when installed).
-#include "tools/learn_curve.h"
+#include "tools/learn/learn_curve.h"
 
 #include <doctest/doctest.h>
 

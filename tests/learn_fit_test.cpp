@@ -1,6 +1,6 @@
 // Value fitting: the samples of match records (tests/data/learn_fit: three games of
 // `sashite match` at 10,000 nodes, a Black win, a White win and a repetition) and the fit.
-#include "tools/learn_fit.h"
+#include "tools/learn/learn_fit.h"
 
 #include <doctest/doctest.h>
 

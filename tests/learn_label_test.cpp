@@ -2,7 +2,7 @@
 // shell script whose score tells which position it was sent) checks the placement, the sign
 // convention, faults and resuming; our own engine (build/sashite usi, a few thousand nodes a
 // position) labels the fixture games of tests/data/learn_fit end to end.
-#include "tools/learn_label.h"
+#include "tools/learn/learn_label.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -21,7 +21,7 @@
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "base/child_process.h"
-#include "tools/learn_fit.h"
+#include "tools/learn/learn_fit.h"
 
 namespace learn_label_test {
 

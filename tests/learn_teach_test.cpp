@@ -1,6 +1,6 @@
 // Tests of `sashite learn teach`: positions from records, the output line, and a run with our
 // own engine at a tiny depth that a rerun carries on without adding anything.
-#include "tools/learn_teach.h"
+#include "tools/learn/learn_teach.h"
 
 #include <doctest/doctest.h>
 

@@ -17,9 +17,9 @@
 #include "shogi/position.h"
 #include "engine/see.h"
 #include "tests/temp_dir.h"
-#include "tools/learn_data.h"
-#include "tools/learn_search.h"
-#include "tools/learn_train.h"
+#include "tools/learn/learn_data.h"
+#include "tools/learn/learn_search.h"
+#include "tools/learn/learn_train.h"
 
 namespace learn_test {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "shogi/csa_record.h"
-#include "tools/match_openings.h"
-#include "tools/match_referee.h"
+#include "tools/match/match_openings.h"
+#include "tools/match/match_referee.h"
 
 namespace match_referee_test {
 

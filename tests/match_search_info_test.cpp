@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/match_search_info.h"
+#include "tools/match/match_search_info.h"
 
 namespace match_search_info_test {
 

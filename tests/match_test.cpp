@@ -19,9 +19,9 @@
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
 #include "base/child_process.h"
-#include "tools/elo.h"
-#include "tools/match_openings.h"
-#include "tools/match_runner.h"
+#include "tools/match/elo.h"
+#include "tools/match/match_openings.h"
+#include "tools/match/match_runner.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
 #define SASHITE_TEST_DATA_DIR "tests/data"

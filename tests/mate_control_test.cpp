@@ -13,7 +13,7 @@
 #include "engine/mate/svm_control.h"
 #include "engine/mate/svm_model.h"
 #include "shogi/notation.h"
-#include "tools/mate_compare.h"
+#include "tools/mate/mate_compare.h"
 
 namespace mate_control_test {
 

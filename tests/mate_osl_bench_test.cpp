@@ -26,7 +26,7 @@
 
 #include "engine/mate/solver.h"
 #include "shogi/position.h"
-#include "tools/mate_bench.h"
+#include "tools/mate/mate_bench.h"
 
 namespace mate_osl_bench_test {
 

@@ -26,7 +26,7 @@
 #include "shogi/position.h"
 #include "base/words.h"
 #include "tests/test_prng.h"
-#include "tools/mate_bench.h"
+#include "tools/mate/mate_bench.h"
 
 namespace mate_test {
 

@@ -1,6 +1,6 @@
 // The NNUE trainer: the float model against the quantised file, gradients against finite
 // differences, a run that learns, resume equal to a straight run, and bad input.
-#include "tools/nnue_train.h"
+#include "tools/learn/nnue_train.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -17,8 +17,8 @@
 #include "shogi/movegen.h"
 #include "engine/nnue/evaluator.h"
 #include "shogi/position.h"
-#include "tools/gensfen_format.h"
-#include "tools/nnue_model.h"
+#include "tools/learn/gensfen_format.h"
+#include "tools/learn/nnue_model.h"
 #include "test_positions.h"
 
 namespace nnue_train_test {

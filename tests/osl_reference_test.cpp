@@ -9,7 +9,7 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "tools/learn_data.h"
+#include "tools/learn/learn_data.h"
 #include "tools/osl/reference_agreement.h"
 
 namespace osl_reference_test {

@@ -1,5 +1,5 @@
 // Tests of parallel_for_with_progress: every index once, one state per thread, the bar's total.
-#include "tools/parallel_for.h"
+#include "tools/common/parallel_for.h"
 
 #include <doctest/doctest.h>
 

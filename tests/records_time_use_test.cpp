@@ -1,6 +1,6 @@
 // sashite records time-use: the per-ply table, the per-game totals and the closest call, with
 // the clock replayed as the match and floodgate keep it.
-#include "tools/records_time_use.h"
+#include "tools/records/records_time_use.h"
 
 #include <doctest/doctest.h>
 

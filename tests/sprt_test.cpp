@@ -1,7 +1,7 @@
 // The pentanomial SPRT: its LLR against a reference computed apart (scripts/sprt_reference.py,
 // 60-digit bisection with the optimality conditions checked), its bounds, the pair Elo, the
 // parsers, and its error rates by simulation against alpha and beta.
-#include "tools/sprt.h"
+#include "tools/match/sprt.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // SPSA: the parameter file, the gains at both ends of a run, the perturbations, convergence
 // on a synthetic objective, the state's round trip, and `sashite tune` end to end against a
 // fake engine whose play depends on an option, resumed from its state.
-#include "tools/spsa.h"
+#include "tools/match/spsa.h"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 #include "engine/search_params.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "tools/tune_runner.h"
+#include "tools/match/tune_runner.h"
 
 namespace spsa_test {
 

@@ -16,8 +16,8 @@
 #include "client/status_service.h"
 #include "shogi/notation.h"
 #include "tests/temp_dir.h"
-#include "tools/csa_server_game.h"
-#include "tools/server_status.h"
+#include "tools/server/csa_server_game.h"
+#include "tools/server/server_status.h"
 
 namespace status_client_test {
 

@@ -14,8 +14,8 @@
 #include "engine/mate/svm_model.h"
 #include "shogi/movegen.h"
 #include "shogi/position.h"
-#include "tools/svm_data.h"
-#include "tools/svm_train.h"
+#include "tools/mate/svm_data.h"
+#include "tools/mate/svm_train.h"
 #include "tests/run_command.h"
 #include "tests/temp_dir.h"
 

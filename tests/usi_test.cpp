@@ -24,7 +24,7 @@
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "base/version.h"
-#include "tools/mate_bench.h"
+#include "tools/mate/mate_bench.h"
 
 #ifndef SASHITE_BINARY
 #define SASHITE_BINARY SASHITE_TEST_DATA_DIR "/../../build/sashite"

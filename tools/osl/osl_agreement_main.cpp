@@ -11,7 +11,7 @@
 
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "tools/learn_data.h"
+#include "tools/learn/learn_data.h"
 #include "tools/osl/reference_agreement.h"
 
 int main(int argc, char** argv) {

@@ -29,8 +29,8 @@
 
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "tools/parallel_for.h"
-#include "tools/progress_bar.h"
+#include "tools/common/parallel_for.h"
+#include "tools/common/progress_bar.h"
 
 namespace tools::osl_reference {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "tools/learn_data.h"
-#include "tools/learn_train.h"
+#include "tools/learn/learn_data.h"
+#include "tools/learn/learn_train.h"
 
 namespace tools::osl_reference {
 

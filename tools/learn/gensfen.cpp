@@ -1,0 +1,290 @@
+// gensfen: self-play games on worker threads, positions batched into files as they fill.
+#include "tools/learn/gensfen.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "engine/engine.h"
+#include "base/file_write.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "tools/learn/gensfen_format.h"
+#include "tools/match/match_openings.h"
+#include "tools/common/splitmix.h"
+
+namespace tools {
+
+using base::Status;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Keys of positions written in this run: a fixed table, a slot per key's hash. A key is
+// known only when its slot holds it, so a collision may let a duplicate through but never
+// drops a new position.
+class SeenKeys {
+ public:
+  explicit SeenKeys(size_t megabytes) {
+    size_t slots = 1;
+    while (slots * 2 * sizeof(uint64_t) <= megabytes * (size_t(1) << 20)) slots *= 2;
+    slots_.assign(slots, 0);
+  }
+  // True when the key was new (and is now known).
+  bool insert(uint64_t key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    uint64_t& slot = slots_[size_t(key) & (slots_.size() - 1)];
+    if (slot == key) return false;
+    slot = key;
+    return true;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<uint64_t> slots_;
+};
+
+// "gensfen-s<shard>-<NNNNNN>.bin" numbers in `dir` already taken, for this shard.
+int first_free_number(const fs::path& dir, int shard) {
+  const std::string prefix = "gensfen-s" + std::to_string(shard) + "-";
+  int next = 0;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || e.path().extension() != ".bin") continue;
+    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    next = std::max(next, std::stoi(digits) + 1);
+  }
+  return next;
+}
+
+int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 32000)); }
+
+}  // namespace
+
+Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
+  if (o.out_dir.empty()) return Status::error("--out DIR is required");
+  if ((o.depth > 0) == (o.nodes > 0)) return Status::error("give exactly one of --depth D and --nodes N");
+  if (o.threads < 1 || o.batch < 1 || o.random_min < 0 || o.random_max < o.random_min)
+    return Status::error("bad --threads, --batch or --random-plies");
+  std::vector<Opening> openings;
+  if (!o.openings_path.empty()) {
+    if (Status s = load_openings(o.openings_path, openings); !s) return s;
+  } else {
+    openings.push_back(Opening{});
+  }
+  std::error_code ec;
+  fs::create_directories(o.out_dir, ec);
+  if (!fs::is_directory(o.out_dir, ec)) return Status::error(o.out_dir + ": cannot create the directory");
+  // Check that the engine options and the evaluation load, once, before the threads.
+  {
+    engine::Engine probe;
+    for (const std::string& kv : o.engine_options) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) return Status::error("engine option '" + kv + "': expected NAME=VALUE");
+      if (Status s = probe.set_option(kv.substr(0, eq), kv.substr(eq + 1)); !s) return s;
+    }
+    if (Status s = probe.prepare(); !s) return s;
+  }
+
+  std::mutex mu;  // guards the counters below, the file numbers and `out`
+  int next_file = first_free_number(o.out_dir, o.shard);
+  int64_t written = 0, games = 0, files = 0;
+  int64_t generated = 0;  // positions of finished games, written or waiting in a batch
+  Status failure;
+  std::atomic<bool> stop{false};
+  SeenKeys seen(size_t(std::max(1, o.dedup_mb)));
+  const uint64_t seed = o.seed ? o.seed
+                               : uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
+  const auto start = std::chrono::steady_clock::now();
+  auto report = [&](const char* what) {  // REQUIRES: mu held
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "gensfen: %s %lld positions (%lld written in %lld files), %lld games, %.0f s, "
+                  "%.0f positions/hour\n",
+                  what, static_cast<long long>(generated), static_cast<long long>(written),
+                  static_cast<long long>(files), static_cast<long long>(games), s,
+                  s > 0 ? double(generated) * 3600.0 / s : 0.0);
+    out << line << std::flush;
+  };
+  out << "gensfen: shard " << o.shard << ", " << o.threads << " threads, "
+      << (o.depth > 0 ? "depth " + std::to_string(o.depth) : "nodes " + std::to_string(o.nodes))
+      << ", openings " << (o.openings_path.empty() ? std::string("start position") : o.openings_path)
+      << " (" << openings.size() << "), random plies " << o.random_min << ".." << o.random_max
+      << ", from ply " << o.min_ply << ", files from number " << next_file << " in " << o.out_dir
+      << ", seed " << seed << std::endl;
+
+  auto worker = [&](int id) {
+    engine::Engine e;
+    e.set_option("USI_Hash", std::to_string(o.hash_mb));
+    e.set_option("USI_OwnBook", "false");
+    e.set_option("Threads", "1");
+    for (const std::string& kv : o.engine_options) {
+      const size_t eq = kv.find('=');
+      e.set_option(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    (void)e.prepare();  // checked above
+    SplitMix64 rng{seed ^ (0x632BE59BD9B4E019ull * uint64_t(id + 1)) ^ (uint64_t(o.shard) << 48)};
+    std::vector<GensfenRecord> batch;
+    engine::SearchLimits limits;
+    limits.depth = o.depth;
+    limits.nodes = o.nodes;
+    auto flush = [&](bool partial) {
+      if (batch.empty() || (!partial && int(batch.size()) < o.batch)) return true;
+      int number;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        number = next_file++;
+      }
+      char name[64];
+      std::snprintf(name, sizeof name, "gensfen-s%d-%06d.bin", o.shard, number);
+      const Status w = base::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
+      std::lock_guard<std::mutex> lock(mu);
+      if (!w.is_ok()) {
+        if (failure.is_ok()) failure = w;
+        stop = true;
+        return false;
+      }
+      written += int64_t(batch.size());
+      ++files;
+      batch.clear();
+      if (o.positions > 0 && written >= o.positions) stop = true;
+      return true;
+    };
+    while (!stop) {
+      const Opening& opening = openings[rng.below(openings.size())];
+      std::vector<std::string> moves = opening.moves;
+      if (!e.set_position(opening.sfen, moves).is_ok()) continue;
+      // Random legal moves after the opening.
+      const int random = o.random_min + int(rng.below(uint64_t(o.random_max - o.random_min + 1)));
+      bool dead = false;
+      for (int i = 0; i < random; ++i) {
+        const shogi::MoveList legal = shogi::legal_moves(e.position());
+        if (legal.size() == 0) {
+          dead = true;
+          break;
+        }
+        moves.push_back(shogi::format_usi_move(legal[size_t(rng.below(legal.size()))]));
+        e.set_position(opening.sfen, moves);
+      }
+      if (dead) continue;
+      e.new_game();
+      std::vector<GensfenRecord> game;
+      std::vector<shogi::Color> movers;
+      int winner = -1;  // colour that won, 2 for a draw
+      while (!stop) {
+        const shogi::Position& pos = e.position();
+        const shogi::Color us = pos.side_to_move();
+        if (pos.game_ply() > o.max_plies) {
+          winner = 2;
+          break;
+        }
+        if (shogi::legal_moves(pos).size() == 0) {
+          winner = ~us;
+          break;
+        }
+        if (pos.can_declare_win()) {
+          winner = us;
+          break;
+        }
+        const engine::SearchResult r = e.search(limits);
+        if (r.kind == engine::SearchResult::Kind::kResign || r.best == shogi::kMoveNone) {
+          winner = ~us;
+          break;
+        }
+        if (r.kind == engine::SearchResult::Kind::kWin) {
+          winner = us;
+          break;
+        }
+        if (r.score != shogi::kValueNone && std::abs(r.score) >= o.eval_limit) {
+          winner = r.score > 0 ? us : ~us;
+          break;
+        }
+        if (pos.game_ply() >= o.min_ply && !pos.in_check() && r.score != shogi::kValueNone &&
+            seen.insert(pos.key())) {
+          GensfenRecord rec;
+          rec.position = pos.setup();
+          rec.value = clamp_value(r.score);
+          rec.move16 = r.best.key16();
+          rec.ply = uint16_t(std::min(pos.game_ply(), 65535));
+          rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
+          game.push_back(rec);
+          movers.push_back(us);
+        }
+        moves.push_back(shogi::format_usi_move(r.best));
+        if (!e.set_position(opening.sfen, moves).is_ok()) break;
+        const shogi::Repetition rep = e.position().repetition(4);
+        if (rep != shogi::Repetition::kNone) {
+          // The side to move now: kWin, it won (the mover checked every time); kLoss, it lost.
+          const shogi::Color now = e.position().side_to_move();
+          winner = rep == shogi::Repetition::kDraw ? 2 : rep == shogi::Repetition::kWin ? int(now) : int(~now);
+          break;
+        }
+      }
+      if (winner < 0) break;  // stopped in the middle of a game: its positions have no result
+      for (size_t i = 0; i < game.size(); ++i) {
+        game[i].result = winner == 2 ? 0 : int(movers[i]) == winner ? 1 : -1;
+        batch.push_back(game[i]);
+        if (!flush(false)) return;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      ++games;
+      generated += int64_t(game.size());
+    }
+    // A run that ends by its count, not by a failure, keeps what the batch holds.
+    bool ok;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      ok = failure.is_ok();
+    }
+    if (ok) flush(true);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < o.threads; ++t) threads.emplace_back(worker, t);
+  // Progress while the workers run.
+  for (;;) {
+    bool done = true;
+    for (int waited = 0; waited < o.progress_seconds * 10; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      done = stop.load();
+      if (done) break;
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    if (done) break;
+    report("so far");
+  }
+  for (std::thread& t : threads) t.join();
+  std::lock_guard<std::mutex> lock(mu);
+  report("done:");
+  return failure;
+}
+
+Status inspect_gensfen(const std::string& path, int limit, std::ostream& out) {
+  std::vector<GensfenRecord> records;
+  if (Status s = read_gensfen_file(path, records); !s) return s;
+  int64_t wins = 0, draws = 0, losses = 0;
+  for (const GensfenRecord& r : records) (r.result > 0 ? wins : r.result < 0 ? losses : draws)++;
+  out << path << ": " << records.size() << " positions; results for the side to move: " << wins
+      << " won, " << draws << " drawn, " << losses << " lost\n";
+  for (size_t i = 0; i < records.size() && int(i) < limit; ++i) {
+    const GensfenRecord& r = records[i];
+    shogi::Position pos;
+    std::string move = "?";
+    if (pos.set(r.position).is_ok()) {
+      const shogi::Move m = pos.complete_move(shogi::Move(r.move16));
+      if (m != shogi::kMoveNone) move = shogi::format_usi_move(m);
+    }
+    out << "sfen " << shogi::format_sfen(r.position) << " value " << r.value << " move " << move
+        << " result " << int(r.result) << " depth " << int(r.depth) << "\n";
+  }
+  return Status::ok();
+}
+
+}  // namespace tools

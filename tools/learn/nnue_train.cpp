@@ -1,0 +1,340 @@
+// The NNUE trainer: data, Adam with lazy feature rows, epochs, held-out losses, checkpoints.
+#include "tools/learn/nnue_train.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "base/file_write.h"
+#include "engine/nnue/evaluator.h"
+#include "shogi/position.h"
+#include "tools/learn/gensfen_format.h"
+#include "tools/learn/nnue_model.h"
+#include "tools/common/progress_bar.h"
+
+namespace tools {
+
+namespace nnue_train_detail {
+
+using shogi::Position;
+using base::Status;
+
+constexpr char kCheckpointMagic[16] = "SASHITE-NNUE-CK";
+constexpr uint32_t kCheckpointVersion = 1;
+
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// Cross-entropy of prediction p against target t, less t's own entropy: 0 when p == t.
+double relative_entropy(double p, double t) {
+  p = std::clamp(p, 1e-12, 1.0 - 1e-12);
+  double loss = -(t * std::log(p) + (1 - t) * std::log(1 - p));
+  if (t > 0 && t < 1) loss += t * std::log(t) + (1 - t) * std::log(1 - t);
+  return loss;
+}
+
+struct Data {
+  std::vector<uint8_t> raw;     // packed records, 64 bytes each, the positions kept
+  std::vector<float> targets;   // per record
+  std::vector<int16_t> values;  // per record (for the scale fit)
+  std::vector<int8_t> results;
+};
+
+Status collect_files(const std::vector<std::string>& inputs, std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(in, ec))
+        if (entry.path().extension() == ".bin") found.push_back(entry.path().string());
+      if (ec) return Status::error(in + ": cannot list the directory: " + ec.message());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(in, ec)) {
+      files.push_back(in);
+    } else {
+      return Status::error(in + ": no such file or directory");
+    }
+  }
+  if (files.empty()) return Status::error("no gensfen files (*.bin) in the data paths");
+  return Status::ok();
+}
+
+// Reads every record, checks that it is a position of the rules, keeps those within
+// max_value, and computes the targets.
+Status load_data(const NnueTrainOptions& o, Data& data, int64_t& left_out) {
+  std::vector<std::string> files;
+  if (Status s = collect_files(o.data, files); !s) return s;
+  Position pos;
+  for (const std::string& file : files) {
+    std::vector<uint8_t> raw;
+    if (Status s = read_gensfen_raw(file, raw); !s) return s;
+    const size_t count = raw.size() / kGensfenRecordSize;
+    for (size_t i = 0; i < count; ++i) {
+      const uint8_t* bytes = raw.data() + i * kGensfenRecordSize;
+      GensfenRecord record;
+      Status s = unpack_gensfen_record(bytes, record);
+      if (s) s = pos.set(record.position);
+      if (!s) return Status::error(file + ": record " + std::to_string(i) + ": " + s.message());
+      if (std::abs(int(record.value)) > o.max_value) {
+        ++left_out;
+        continue;
+      }
+      data.raw.insert(data.raw.end(), bytes, bytes + kGensfenRecordSize);
+      const double result = (record.result + 1) / 2.0;
+      data.targets.push_back(
+          float(o.lambda * logistic(record.value / o.sigmoid_scale) + (1 - o.lambda) * result));
+      data.values.push_back(record.value);
+      data.results.push_back(record.result);
+    }
+  }
+  if (data.targets.empty()) return Status::error("no positions to train on in the data paths");
+  return Status::ok();
+}
+
+// The scale s minimising the cross-entropy of sigmoid(value / s) against the results (a
+// golden-section search over 50..5000).
+double fit_result_scale(const Data& data, size_t count) {
+  auto loss = [&](double s) {
+    double sum = 0;
+    for (size_t i = 0; i < count; ++i)
+      sum += relative_entropy(logistic(data.values[i] / s), (data.results[i] + 1) / 2.0);
+    return sum;
+  };
+  double lo = 50, hi = 5000;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+  double la = loss(a), lb = loss(b);
+  for (int i = 0; i < 40; ++i) {
+    if (la < lb) {
+      hi = b, b = a, lb = la, a = hi - g * (hi - lo), la = loss(a);
+    } else {
+      lo = a, a = b, la = lb, b = lo + g * (hi - lo), lb = loss(b);
+    }
+  }
+  return (lo + hi) / 2;
+}
+
+void sample_of(const uint8_t* bytes, Position& pos, NnueSample& sample) {
+  GensfenRecord record;
+  (void)unpack_gensfen_record(bytes, record);  // checked when loaded
+  (void)pos.set(record.position);
+  const shogi::Color us = pos.side_to_move();
+  engine::nnue::active_features(pos, us, sample.own);
+  engine::nnue::active_features(pos, ~us, sample.other);
+}
+
+// Adam over the flat parameters; the feature rows are updated only when a batch touched
+// them (lazy Adam, bias-corrected by the global step).
+struct Adam {
+  std::vector<float> m = std::vector<float>(NnueModel::kParamNb);
+  std::vector<float> v = std::vector<float>(NnueModel::kParamNb);
+  int64_t step = 0;
+  static constexpr float kBeta1 = 0.9f, kBeta2 = 0.999f, kEpsilon = 1e-8f;
+
+  // Steps params[from, to) and zeroes their gradient; `limit` > 0 keeps them inside
+  // +-limit (what quantisation can hold).
+  void update(std::vector<float>& params, std::vector<float>& grad, size_t from, size_t to,
+              float lr_t, float limit) {
+    for (size_t i = from; i < to; ++i) {
+      const float g = grad[i];
+      m[i] = kBeta1 * m[i] + (1 - kBeta1) * g;
+      v[i] = kBeta2 * v[i] + (1 - kBeta2) * g * g;
+      float p = params[i] - lr_t * m[i] / (std::sqrt(v[i]) + kEpsilon);
+      if (limit > 0) p = std::clamp(p, -limit, limit);
+      params[i] = p;
+      grad[i] = 0;
+    }
+  }
+  // Every parameter after the feature rows, each range with its limit.
+  void update_dense(std::vector<float>& params, std::vector<float>& grad, float lr_t) {
+    const size_t bounds[] = {NnueModel::kFtBias,   NnueModel::kL1Weight, NnueModel::kL1Bias,
+                             NnueModel::kL2Weight, NnueModel::kL2Bias,   NnueModel::kOutWeight,
+                             NnueModel::kOutBias,  NnueModel::kParamNb};
+    for (size_t k = 0; k + 1 < std::size(bounds); ++k)
+      update(params, grad, bounds[k], bounds[k + 1], lr_t, NnueModel::limit(bounds[k]));
+  }
+};
+
+struct CheckpointHeader {
+  char magic[16];
+  uint32_t version;
+  uint32_t epochs_done;
+  int64_t step;
+  uint64_t param_nb;
+  uint64_t positions;
+  uint64_t seed;
+  double lambda, sigmoid_scale, holdout;
+  int32_t batch, max_value;
+  double best_holdout;  // the lowest held-out loss so far (its network is the output file)
+};
+
+Status save_checkpoint(const std::string& path, const NnueModel& model, const Adam& adam,
+                       int epochs_done, double best_holdout, uint64_t positions,
+                       const NnueTrainOptions& o) {
+  CheckpointHeader h{};
+  std::memcpy(h.magic, kCheckpointMagic, sizeof h.magic);
+  h.version = kCheckpointVersion;
+  h.epochs_done = uint32_t(epochs_done);
+  h.step = adam.step;
+  h.param_nb = NnueModel::kParamNb;
+  h.positions = positions;
+  h.seed = o.seed;
+  h.lambda = o.lambda, h.sigmoid_scale = o.sigmoid_scale, h.holdout = o.holdout;
+  h.batch = o.batch, h.max_value = o.max_value;
+  h.best_holdout = best_holdout;
+  std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
+  for (const std::vector<float>* vec : {&model.params, &adam.m, &adam.v})
+    bytes.append(reinterpret_cast<const char*>(vec->data()), vec->size() * sizeof(float));
+  return base::replace_file(path, bytes, base::DirectorySync::kNo);
+}
+
+Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, int& epochs_done,
+                       double& best_holdout, uint64_t positions, const NnueTrainOptions& o) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("checkpoint '" + path + "': cannot open it");
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CheckpointHeader h{};
+  const size_t expected = sizeof h + 3 * NnueModel::kParamNb * sizeof(float);
+  if (bytes.size() < sizeof h) return Status::error("checkpoint '" + path + "': too short");
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, kCheckpointMagic, sizeof h.magic) != 0 ||
+      h.version != kCheckpointVersion)
+    return Status::error("checkpoint '" + path + "': not a version 1 NNUE checkpoint");
+  if (h.param_nb != NnueModel::kParamNb || bytes.size() != expected)
+    return Status::error("checkpoint '" + path + "': the network's shape or the size differs");
+  if (h.positions != positions || h.seed != o.seed || h.lambda != o.lambda ||
+      h.sigmoid_scale != o.sigmoid_scale || h.holdout != o.holdout || h.batch != o.batch ||
+      h.max_value != o.max_value)
+    return Status::error("checkpoint '" + path + "': made with other data or settings (" +
+                         std::to_string(h.positions) + " positions, seed " +
+                         std::to_string(h.seed) + ", batch " + std::to_string(h.batch) +
+                         "); start afresh without --resume");
+  size_t at = sizeof h;
+  for (std::vector<float>* vec : {&model.params, &adam.m, &adam.v}) {
+    std::memcpy(vec->data(), bytes.data() + at, vec->size() * sizeof(float));
+    at += vec->size() * sizeof(float);
+  }
+  adam.step = h.step;
+  epochs_done = int(h.epochs_done);
+  best_holdout = h.best_holdout;
+  return Status::ok();
+}
+
+}  // namespace nnue_train_detail
+
+base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
+                          const std::function<void(const NnueEpochReport&)>& on_epoch) {
+  using namespace nnue_train_detail;
+  if (o.out.empty()) return Status::error("no output file (--out)");
+  if (o.batch < 1 || o.epochs < 1 || !(o.holdout >= 0 && o.holdout < 1) ||
+      !(o.lambda >= 0 && o.lambda <= 1) || !(o.sigmoid_scale > 0) || !(o.learning_rate > 0))
+    return Status::error("training settings out of range");
+  Data data;
+  if (Status s = load_data(o, data, summary.left_out); !s) return s;
+  const size_t n = data.targets.size();
+  const size_t holdout_n = std::min(n - 1, size_t(std::ceil(double(n) * o.holdout)));
+  const size_t train_n = n - holdout_n;
+  summary.positions = int64_t(n);
+  summary.train_positions = int64_t(train_n);
+  summary.holdout_positions = int64_t(holdout_n);
+  summary.fitted_result_scale = fit_result_scale(data, train_n);
+
+  NnueModel model;
+  model.initialise(o.seed);
+  Adam adam;
+  int epochs_done = 0;
+  double best_holdout = std::numeric_limits<double>::infinity();
+  const std::string checkpoint = o.checkpoint.empty() ? o.out + ".ckpt" : o.checkpoint;
+  if (o.resume)
+    if (Status s = load_checkpoint(checkpoint, model, adam, epochs_done, best_holdout, n, o); !s)
+      return s;
+  summary.first_epoch = epochs_done + 1;
+
+  std::vector<float> grad(NnueModel::kParamNb, 0.0f);
+  std::vector<int> touched;
+  std::vector<uint8_t> row_marked(NnueModel::kRowNb, 0);
+  std::vector<int> rows;
+  std::vector<uint32_t> order(train_n);
+  Position pos;
+  NnueSample sample;
+  NnueActivations act;
+  const double out_scale = engine::nnue::kValueScale / o.sigmoid_scale;  // dlogit/dy
+
+  for (int epoch = epochs_done + 1; epoch <= o.epochs; ++epoch) {
+    const auto start = std::chrono::steady_clock::now();
+    const double lr = o.learning_rate * std::pow(o.learning_rate_decay, epoch - 1);
+    std::iota(order.begin(), order.end(), 0u);
+    std::mt19937_64 rng(o.seed * 1000003u + uint64_t(epoch));
+    std::shuffle(order.begin(), order.end(), rng);
+    ProgressBar bar(std::cerr, int64_t(train_n), o.progress, "positions");
+    double train_loss = 0;
+    for (size_t begin = 0; begin < train_n; begin += size_t(o.batch)) {
+      const size_t end = std::min(train_n, begin + size_t(o.batch));
+      const float inv_batch = 1.0f / float(end - begin);
+      touched.clear();
+      for (size_t k = begin; k < end; ++k) {
+        const uint32_t i = order[k];
+        sample_of(data.raw.data() + size_t(i) * kGensfenRecordSize, pos, sample);
+        const float y = nnue_forward(model, sample, act);
+        const double p = logistic(y * out_scale);
+        train_loss += relative_entropy(p, data.targets[i]);
+        nnue_backward(model, sample, act, float((p - data.targets[i]) * out_scale) * inv_batch,
+                      grad, touched);
+      }
+      ++adam.step;
+      const float lr_t =
+          float(lr * std::sqrt(1 - std::pow(double(Adam::kBeta2), double(adam.step))) /
+                (1 - std::pow(double(Adam::kBeta1), double(adam.step))));
+      adam.update_dense(model.params, grad, lr_t);
+      rows.clear();
+      for (int r : touched)
+        if (!row_marked[r]) row_marked[r] = 1, rows.push_back(r);
+      for (int r : rows) {
+        const size_t at = NnueModel::kFtWeight + size_t(r) * NnueModel::kHidden;
+        adam.update(model.params, grad, at, at + NnueModel::kHidden, lr_t, NnueModel::kFtWeightMax);
+        row_marked[r] = 0;
+      }
+      bar.update(int64_t(end));
+    }
+    bar.finish();
+
+    NnueEpochReport report;
+    report.epoch = epoch;
+    report.learning_rate = lr;
+    report.train_loss = train_loss / double(train_n);
+    const engine::nnue::Network net = model.quantised();
+    double holdout_loss = 0, quantised_loss = 0;
+    for (size_t i = train_n; i < n; ++i) {
+      sample_of(data.raw.data() + i * kGensfenRecordSize, pos, sample);
+      const float y = nnue_forward(model, sample, act);
+      holdout_loss += relative_entropy(logistic(y * out_scale), data.targets[i]);
+      const double cp = engine::nnue::evaluate(pos, net);
+      quantised_loss += relative_entropy(logistic(cp / o.sigmoid_scale), data.targets[i]);
+    }
+    report.holdout_loss = holdout_n ? holdout_loss / double(holdout_n) : 0;
+    report.holdout_loss_quantised = holdout_n ? quantised_loss / double(holdout_n) : 0;
+    report.seconds = seconds_since(start);
+    report.positions_per_second = double(train_n) / std::max(report.seconds, 1e-9);
+    // The output is the network of the lowest held-out loss (every epoch's without a holdout).
+    report.written = holdout_n == 0 || report.holdout_loss < best_holdout;
+    if (report.written) {
+      best_holdout = holdout_n ? report.holdout_loss : best_holdout;
+      if (Status s = net.save(o.out); !s) return s;
+    }
+    if (Status s = save_checkpoint(checkpoint, model, adam, epoch, best_holdout, n, o); !s)
+      return s;
+    summary.epochs.push_back(report);
+    if (on_epoch) on_epoch(report);
+  }
+  return Status::ok();
+}
+
+}  // namespace tools
