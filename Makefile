@@ -82,10 +82,8 @@ TEST_SRC := $(wildcard tests/*.cpp)
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,
 # each group a source in $(BUILD)/unity/ that #includes its files, so that the headers they
 # share (doctest, CLI11, Boost.Asio, the library's own) are parsed once a group rather than
-# once a file. Measured (CPU-s) in two builds from scratch, back to back, `make -j2 test-build`:
-# the 16 app/ files 168 -> 21; the 33 tools/ files 144 -> 78 in release, 163 -> 83 under the
-# sanitizers; and earlier, one compile at a time, the 42 grouped test files 118 -> 61 in
-# release, 204 -> 137 under the sanitizers. Inside a group the files share one
+# once a file, which cuts their compile time by a third or more (timings: docs/building.md).
+# Inside a group the files share one
 # translation unit: a name in one file's anonymous namespace is seen by the others, so two
 # files must not define the same one (the compiler rejects a second definition, but not an
 # overload that another file's call might pick), and each test file keeps its code in a
@@ -156,7 +154,7 @@ $(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 $(OSL_OBJ): CXXFLAGS += -fno-sanitize=enum
 # OpenShogiLib's move generator is compiled into this test, which runs it on 25,000 positions.
 $(BUILD)/obj/tests/osl_oracle_test.o: OPT_tests := -O1
-# toml11's parser, run once per client start: 9 s to compile at -O0, 13 at -O1, 28 at -O3.
+# toml11's parser, run once per client start, compiles fastest at -O0 (docs/building.md).
 $(BUILD)/obj/client/csa_config.o: OPT_client := -O0
 # doctest's assertions as function calls rather than inline blocks: a quarter less compiling
 # of the tests; an exception thrown inside an assertion fails its test case instead.

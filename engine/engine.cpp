@@ -61,10 +61,9 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   options_.add_spin("FutilityTargetPrecision", 60, 1, 100,
       "The precision (%) a dynamic margin must reach.").on_change =
       [this](const Option&) { apply_futility(); };
-  // Default: 100 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode.
-  // Against 200 in self-play: +17 Elo in 400 games at 10,000 nodes a move, +69 (95%: +21 ..
-  // +119) in 200 games at 40,000, but 0 (-47 .. +47) in 200 at 160,000, and +42 (-4 ..
-  // +89) again in 200 at 200,000; 150 at 10,000 nodes: +3; 50 against 100 at 40,000: -31.
+  // Default: 100 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode,
+  // chosen by self-play at several node counts against 50, 150 and 200
+  // (docs/search-parameters.md).
   options_.add_spin("FutilityMargin", FutilityController::kDefaultFixedMargin, 0, 5000,
       "The fixed mode's margin, centipawns a ply (doubled at pre-frontier nodes).").on_change =
       [this](const Option&) { apply_futility(); };
@@ -118,8 +117,8 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
       "Resign when the score falls below minus this (centipawns; 0 = never, except with no legal move).").on_change = [this](const Option& o) {
     search_->set_resign_value(Value(o.as_int()));
   };
-  // Default: true. Quiet checking moves at the first ply of the quiescence search (off:
-  // -22 Elo in self-play, 400 games at 10,000 nodes a move).
+  // Default: true. Quiet checking moves at the first ply of the quiescence search (off lost
+  // in self-play: docs/search-parameters.md).
   options_.add_check("QuiescenceChecks", true,
       "Quiet checking moves at the first ply of the quiescence search.").on_change = [this](const Option& o) {
     search_->set_quiescence_checks(o.as_bool());
@@ -134,10 +133,9 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // The mate solver inside the search (MateCallSettings in search.h) and application 1 of the
   // mate prediction (docs/techniques.md §1).
   // Default: false. df-pn looks for a mate by checks at the search's inner nodes. Off by
-  // measurement: on (32 nodes, depth >= 3) scored 20-28 against off at 20,000 nodes per move
-  // (mate nodes counted), 48 games, and again, with the solver's counter-check fix, 127-265-8
-  // (-125 Elo, 95%: -162 .. -90) in 400 games (wcsc28 openings, book off); at bench depth 8
-  // it searches 27% more nodes. The search's check extensions already see short mates.
+  // measurement: turned on, it lost clearly in self-play and against gpsusi; its calls cost
+  // more than the mates they find (docs/search-parameters.md). The search's check extensions
+  // already see short mates.
   options_.add_check("MateSearch", false,
       "df-pn looks for a mate by checks at the search's inner nodes.").on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: 32. The node limit of one call (the base that MateControl scales).
@@ -145,8 +143,8 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
       "The node limit of one in-search mate call.").on_change = [this](const Option&) {
     apply_mate_calls();
   };
-  // Default: 3. Calls at nodes with at least this much remaining depth (plies). At 2 the
-  // bench took twice as long; at 3 about 3% longer than without calls.
+  // Default: 3. Calls at nodes with at least this much remaining depth (plies): at 2 the
+  // calls dominate the search's time, at 3 they cost little (docs/search-parameters.md).
   options_.add_spin("MateMinDepth", 3, 1, 100,
       "In-search mate calls at nodes with at least this much remaining depth (plies).").on_change = [this](const Option&) {
     apply_mate_calls();
@@ -167,10 +165,8 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   };
   // Default: 20000. The root's mate guard (MateGuardSettings in search.h): the node limit of
   // the df-pn check, once per search, of each root move that becomes the best, for a mate by
-  // checks it allows; 0 = off. Measured on 560 positions of the last 40 plies of 85 games
-  // lost to gpsusi, 300,000 nodes a move: 199 chosen moves allowed a mate by checks (df-pn,
-  // 1M nodes) against 211 without the guard. At 1 s a move the checks took 2.7% of the
-  // nodes.
+  // checks it allows; 0 = off. On positions of games lost to gpsusi it avoids some of the
+  // moves that allowed a mate, for a few per cent of the nodes (docs/search-parameters.md).
   // The option's default is the settings' own, so the two cannot drift apart.
   options_.add_spin("MateGuardNodes", int64_t(MateGuardSettings{}.nodes), 0, 100000000,
       "The root's mate guard: df-pn nodes to check a new best move for a mate it allows (0 = off).")

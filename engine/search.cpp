@@ -15,9 +15,8 @@
 namespace engine {
 
 // Late-move reductions, indexed by depth and move number: 0.5 + ln(d) ln(m) / divisor. The
-// divisor 1.6 held against 1.9 (fewer reductions: -22 Elo) and 1.3 (more: -9) in self-play,
-// 400 games at 10,000 nodes, and again at 200,000 nodes in 200 games each: 1.9 -12 (95%: -60
-// .. +35), 1.3 -51 (-99 .. -5).
+// divisor (LmrDivisor, 1.6) beat both fewer and more reductions in self-play at low and high
+// node counts (docs/search-parameters.md).
 struct ReductionTable {
   int8_t r[64][64];
   explicit ReductionTable(int divisor_x100) {
@@ -146,8 +145,8 @@ namespace {
 // happen, move the tables by a few per cent of their range (the former depth^2 * 16 gave 16
 // at depth 1, a thousandth of the butterfly range).
 // Also rewarding a quiet TT move that cuts a node off from the table, and the opponent's
-// quiet move before a node that fails low (half the reward), as Stockfish does: +28 (95%:
-// -6 .. +62) in 400 games at 10,000 nodes, +10 (-36 .. +57) in 200 at 200,000: not adopted.
+// quiet move before a node that fails low (half the reward), as Stockfish does, was not
+// adopted: no gain shown in self-play (docs/search-parameters.md).
 int history_bonus(const SearchParams& p, int depth) {
   return std::min(p[kHistoryBonusSlope] * depth - p[kHistoryBonusOffset], p[kHistoryBonusMax]);
 }
@@ -319,20 +318,17 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   // Step 4b. Reverse futility pruning at depths 3 to ReverseFutilityMaxDepth: a node whose
   // evaluation beats beta by a margin that grows with the depth is cut (fixed margins: the
-  // controller's statistics cover depths 1 and 2 only). Measured in self-play at 10,000
-  // nodes a move: +38 Elo at 150 cp a ply, +28 at 100 (400 games each). Not cutting where
-  // the opponent, were we to pass, mates in one (mate_in_1 after a null move): -11 (95%:
-  // -45 .. +22) in 400 games at 20,000 nodes, and -9 (-43 .. +25) also at Step 4.
+  // controller's statistics cover depths 1 and 2 only). The margin, 150 cp a ply, gained
+  // most in self-play. Not cutting where the opponent, were we to pass, mates in one
+  // (mate_in_1 after a null move) showed no gain, here or at Step 4
+  // (docs/search-parameters.md).
   if (prunable && depth >= 3 && depth <= P[kReverseFutilityMaxDepth] &&
       eval - P[kReverseFutilityMargin] * (depth - improving) >= beta)
     return eval;
 
-  // Step 5. Null-move pruning (a base reduction of 4 plies instead of 3: -14 in self-play).
-  // depth / 3 (depth / 4 until November 30, 2026) scored, in self-play at 200,000 nodes a
-  // move, book off, on three opening sets: +16 (95% -30 .. +62) in 200 games on openings
-  // 1-100 of wcsc28-200x12ply.txt, +9 (-38 .. +56) in 200 on 101-200, and +41 (-11 .. +95),
-  // 55.8% (88-69-6), in 163 on 20-ply prefixes of the championship and engine records:
-  // about +20 (-7 .. +47) over the 563 games, positive on each set.
+  // Step 5. Null-move pruning. The reduction's base (3 plies) and its depth term (a ply per
+  // 3 plies of depth, rather than 4) are those that won in self-play on every opening set
+  // tried (docs/search-parameters.md).
   if (prunable && depth >= 2 && eval >= beta && current_move_[std::max(ply - 1, 0)] != kMoveNull &&
       pos_.pieces(pos_.side_to_move()).count() > 3) {
     const int r = P[kNullMoveBase] + depth / P[kNullMoveDepthDivisor] +
@@ -370,9 +366,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
       pos_.undo_move();
       if (stopped()) return kValueZero;
       if (v >= probcut_beta) {
-        // The table keeps the evaluation function's own value, as every store does (the
-        // corrected one, kept until November 30, 2026, was corrected again when read back:
-        // the fix scored +4, 95% -30 .. +37, in 400 games at 10,000 nodes).
+        // The table keeps the evaluation function's own value, as every store does (a
+        // corrected value stored here would be corrected again when read back).
         tt.store(tte, key, value_to_tt(v, ply), kBoundLower, depth - 3, m, raw_eval);
         return v;
       }
@@ -415,7 +410,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
             move_count > (P[kLateMovePruningBase] + P[kLateMovePruningScale] * depth * depth) /
                              (2 - improving))
           continue;
-        // Quiet moves the histories rate badly, near the leaves (-2500 a ply instead: -15).
+        // Quiet moves the histories rate badly, near the leaves (HistoryPruningScale;
+        // pruning more of them lost: docs/search-parameters.md).
         if (!in_check && depth <= 4 && quiet_score < -P[kHistoryPruningScale] * depth) continue;
         if (futility_node && move_futility_margin != kValueNone &&
             static_eval + move_futility_margin <= alpha)
@@ -431,8 +427,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // stays below its value less a margin (two plies outside PV nodes when they stay 40 cp
     // further below, at most kMaxDoubleExtensions times on a path). When even the others
     // beat beta, the node is cut at once (multi-cut); when they come close and the TT move
-    // beat beta, it is searched a ply shallower. Checks extended only at depth <= 6: -24
-    // (95%: -72 .. +22) in 200 games at 200,000 nodes a move.
+    // beat beta, it is searched a ply shallower. Checks are extended at every depth: limiting
+    // it to depth <= 6 showed no gain (docs/search-parameters.md).
     int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
     if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= P[kSingularMinDepth] &&
         ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
@@ -488,7 +484,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
         r -= 1 + capture_score / P[kLmrCaptureDivisor];
       } else {
         if (tt_capture) ++r;  // the best move is likely the TT's capture; quiet ones less so
-        r -= quiet_score / P[kLmrQuietDivisor];  // 8000: 43.1% (12-16-1) at 200,000 nodes
+        r -= quiet_score / P[kLmrQuietDivisor];  // smaller lost: docs/search-parameters.md
       }
       const int reduced = std::clamp(new_depth - r, 1, new_depth);
       v = -search<kNonPV>(-(a + 1), -a, reduced, ply + 1, true);
@@ -651,9 +647,9 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
 // An unfinished iteration still counts where a root move's search finished above
 // alpha: that move beat the last iteration's best at this depth (or confirmed it
 // deeper), or failed high in an earlier window. (Before depth 1 is finished, the
-// search has no value to go by: see unsearched_move.) Against throwing the unfinished
-// iteration away, in self-play with the book off: +64 Elo (95%: +30 .. +99) in 400
-// games at 10,000 nodes a move, +31 (-10 .. +73) in 246 at 200,000.
+// search has no value to go by: see unsearched_move.) It beat throwing the unfinished
+// iteration away in self-play: under byoyomi and node limits every search ends inside an
+// iteration (docs/search-parameters.md).
 void Worker::keep_unfinished_iteration(int depth, Value beta, const std::vector<Move>& fail_high_pv,
                                        Value fail_high_value) {
   SearchInfo::Bound bound = SearchInfo::Bound::kExact;

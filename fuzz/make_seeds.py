@@ -89,7 +89,7 @@ def main():
         shutil.copy(os.path.join(DATA, "records", name), os.path.join(OUT, "csa_record_fuzzer", name))
     sfens = []
     for name in ["evasion_cases.sfen", "checkgen_cases.sfen"]:
-        with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        with open(os.path.join(DATA, "mate", name), encoding="utf-8") as f:
             sfens += [l.split("#")[0].strip() for l in f if l.strip() and not l.startswith("#")]
     with open(os.path.join(DATA, "record_positions.sfen"), encoding="utf-8") as f:
         sfens += [next(f).strip() for _ in range(4)]

@@ -19,7 +19,7 @@ install -d "$root/bin" "$new/data/weights" "$new/data/mate" "$new/data/openings"
   "$new/book/default" "$new/config"
 install -m 644 data/weights/*.eval "$new/data/weights/"
 install -m 644 data/mate/svm.model "$new/data/mate/"
-install -m 644 data/openings/* "$new/data/openings/"
+install -m 644 data/openings/*.txt data/openings/*.sfen "$new/data/openings/"
 install -m 644 config/*.toml "$new/config/"
 # The book without LevelDB's lock and log (the engine reads a book it may not write).
 for f in "$build/book/default"/*; do

@@ -755,7 +755,7 @@ TEST_CASE("check evasions") {
     CHECK(legal_from(pos, "7i") == std::set<std::string>{"7i6g"});
   }
   SUBCASE("the evasion fixtures") {
-    for (const std::string& sfen : read_sfen_file("evasion_cases.sfen")) {
+    for (const std::string& sfen : read_sfen_file("mate/evasion_cases.sfen")) {
       CAPTURE(sfen);
       Position pos = position(sfen);
       CHECK(pos.in_check());
@@ -784,7 +784,7 @@ TEST_CASE("moves that leave the own king in check are excluded") {
 }
 
 TEST_CASE("the check-generation fixtures") {
-  const std::vector<std::string> cases = read_sfen_file("checkgen_cases.sfen");
+  const std::vector<std::string> cases = read_sfen_file("mate/checkgen_cases.sfen");
   CHECK(cases.size() == 36);
   int without_checks = 0;
   for (const std::string& sfen : cases) {
@@ -810,7 +810,7 @@ TEST_CASE("the check-generation fixtures") {
 
 TEST_CASE("generators, legality, hashing and do/undo agree on many positions") {
   std::vector<std::string> seeds = {std::string(Position::kStartSfen)};
-  for (const char* file : {"checkgen_cases.sfen", "evasion_cases.sfen"})
+  for (const char* file : {"mate/checkgen_cases.sfen", "mate/evasion_cases.sfen"})
     for (const std::string& s : read_sfen_file(file)) seeds.push_back(s);
   seeds.push_back("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
   seeds.push_back("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");

@@ -59,8 +59,8 @@ class SvmMateHooks : public MateHooks {
 //   limit = base * scale * f(d) / mean(f)
 // `scale` keeps the nodes the calls actually search at `multiplier` times what calls with
 // the plain base limit would have searched. Keeping the sum of the limits alone is not enough
-// (measured: 1.8 times the search time): calls predicted mate run to their larger limits,
-// while calls predicted no mate mostly end by themselves below the base anyway. So after
+// (the search ran far longer: data/mate/README.md): calls predicted mate run to their larger
+// limits, while calls predicted no mate mostly end by themselves below the base anyway. So after
 // each call record() compares the nodes it searched with what a call limited to `base` would
 // have: the same when it ended below both limits, `base` when its limit and base were both
 // reached, and halfway between its limit and base when it stopped at a limit below base.
