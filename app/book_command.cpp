@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/command_error.h"
+#include "base/file_write.h"
 #include "book/book_builder.h"
 #include "book/book_db.h"
 #include "book/book_format.h"
@@ -19,7 +20,6 @@
 #include "book/import_joseki_dat.h"
 #include "book/import_records.h"
 #include "book/yaneuraou_book.h"
-#include "base/file_write.h"
 #include "tools/common/progress_bar.h"
 
 namespace {

@@ -44,7 +44,8 @@ void run_query(const QueryOptions& options) {
   book::RetrievalOptions retrieval;
   retrieval.relation_alpha = options.alpha;
   retrieval.relation_support = options.support;
-  const book::ProbeResult result = book.probe(pos, mode, options.k, options.max_distance, retrieval);
+  const book::ProbeResult result =
+      book.probe(pos, mode, options.k, options.max_distance, retrieval);
 
   std::printf("book %s: %zu positions; mode %s, k %d, max distance %g\n",
               options.book_directory.c_str(), book.size(), book::book_mode_name(mode), options.k,
@@ -85,14 +86,17 @@ void add_book_query_commands(CLI::App& book) {
   query->add_option("-k", query_options->k, "positions to retrieve (ties kept)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
-  query->add_option("--max-distance", query_options->max_distance,
-                    "largest simple difference retrieved (relation: of the first pass)")
+  query
+      ->add_option("--max-distance", query_options->max_distance,
+                   "largest simple difference retrieved (relation: of the first pass)")
       ->capture_default_str();
-  query->add_option("--alpha", query_options->alpha,
-                    "relation: weight-table gain, w = 1 + alpha * touches / max")
+  query
+      ->add_option("--alpha", query_options->alpha,
+                   "relation: weight-table gain, w = 1 + alpha * touches / max")
       ->capture_default_str();
-  query->add_option("--support", query_options->support,
-                    "relation: most first-pass positions (0: all within the distance)")
+  query
+      ->add_option("--support", query_options->support,
+                   "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
   query->callback([query_options] { run_query(*query_options); });
 
@@ -113,11 +117,13 @@ void add_book_query_commands(CLI::App& book) {
       ->capture_default_str();
   bench->add_option("--verify", bench_options->verify, "probes checked against a full scan")
       ->capture_default_str();
-  bench->add_option("--alpha", bench_options->retrieval.relation_alpha,
-                    "relation: weight-table gain")
+  bench
+      ->add_option("--alpha", bench_options->retrieval.relation_alpha,
+                   "relation: weight-table gain")
       ->capture_default_str();
-  bench->add_option("--support", bench_options->retrieval.relation_support,
-                    "relation: most first-pass positions (0: all within the distance)")
+  bench
+      ->add_option("--support", bench_options->retrieval.relation_support,
+                   "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
   bench->callback([bench_options] {
     const int code = tools::run_book_bench(*bench_options, std::cout);

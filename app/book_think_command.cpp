@@ -14,8 +14,9 @@ namespace {
 void add_think(CLI::App& book) {
   auto o = std::make_shared<tools::BookThinkOptions>();
   CLI::App* think = book.add_subcommand(
-      "think", "score book moves by searching with several USI engines (minimax over their "
-               "best moves, docs/techniques.md §2)");
+      "think",
+      "score book moves by searching with several USI engines (minimax over their "
+      "best moves, docs/techniques.md §2)");
   think->add_option("--engine", o->engines,
                     "an engine's command line (repeatable; engines are numbered from 0; "
                     "default: this program's own `sashite usi`)");
@@ -29,31 +30,39 @@ void add_think(CLI::App& book) {
       think->add_option("--movetime", o->movetime_ms, "every search: go movetime MS instead")
           ->check(CLI::Range(1, 86400000));
   depth->excludes(movetime);
-  think->add_option("--tree-depth", o->tree_depth,
-                    "levels of the tree: 1 = the engines' best moves at the root with their own "
-                    "scores, 2 = also every engine on each of them, ...")
+  think
+      ->add_option("--tree-depth", o->tree_depth,
+                   "levels of the tree: 1 = the engines' best moves at the root with their own "
+                   "scores, 2 = also every engine on each of them, ...")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
-  think->add_option("--combine", o->combine,
-                    "how engines' scores combine at a leaf: mean (a reported mate is taken, not "
-                    "averaged) or min (the most pessimistic for the side to move)")
+  think
+      ->add_option("--combine", o->combine,
+                   "how engines' scores combine at a leaf: mean (a reported mate is taken, not "
+                   "averaged) or min (the most pessimistic for the side to move)")
       ->capture_default_str();
   think->add_option("--book", o->book_dir, "think about the positions of this book");
-  think->add_option("--min-count", o->min_count,
-                    "with --book or --records: only positions whose moves' counts add up to at least N");
-  think->add_option("--sfens", o->sfens_path, "think about the positions of this file (an SFEN a line)");
+  think->add_option(
+      "--min-count", o->min_count,
+      "with --book or --records: only positions whose moves' counts add up to at least N");
+  think->add_option("--sfens", o->sfens_path,
+                    "think about the positions of this file (an SFEN a line)");
   think->add_option("--records", o->record_paths,
                     "think about the positions of these CSA records (files or directories)");
-  think->add_option("--records-max-ply", o->records_max_ply,
-                    "with --records: positions up to this ply (0: all)")
+  think
+      ->add_option("--records-max-ply", o->records_max_ply,
+                   "with --records: positions up to this ply (0: all)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  think->add_option("--out", o->out_dir,
-                    "the book directory the scored positions go to (created; a rerun resumes)")
+  think
+      ->add_option("--out", o->out_dir,
+                   "the book directory the scored positions go to (created; a rerun resumes)")
       ->required();
   think->add_option("--shard", o->shard, "I/N: only the I-th of N deterministic parts of the work")
       ->capture_default_str();
-  think->add_option("--jobs", o->jobs, "positions thought about in parallel (each with its own engines)")
+  think
+      ->add_option("--jobs", o->jobs,
+                   "positions thought about in parallel (each with its own engines)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   think->add_option("--batch", o->batch, "positions per write (also written every 30 s)")
@@ -61,9 +70,10 @@ void add_think(CLI::App& book) {
       ->capture_default_str();
   think->add_option("--limit", o->limit, "stop after this many positions (0: all)")
       ->check(CLI::Range(int64_t(0), int64_t(1) << 40));
-  think->add_option("--timeout", o->timeout_ms,
-                    "ms without a bestmove before an engine counts as hung (default: 600000 "
-                    "with --depth, 2 * movetime + 60000 with --movetime)")
+  think
+      ->add_option("--timeout", o->timeout_ms,
+                   "ms without a bestmove before an engine counts as hung (default: 600000 "
+                   "with --depth, 2 * movetime + 60000 with --movetime)")
       ->check(CLI::Range(0, 86400000));
   think->add_option("--ready-timeout", o->ready_timeout_ms, "ms to wait for usiok and readyok")
       ->check(CLI::Range(1, 86400000))
@@ -105,8 +115,8 @@ void add_merge(CLI::App& book) {
     tools::BookMergeStats stats;
     if (base::Status s = tools::merge_books(a->inputs, a->out_dir, stats); !s)
       fail_command("book merge", s.message());
-    std::cout << "book merge: " << stats.entries_read << " entries read from "
-              << a->inputs.size() << " books, " << stats.entries_merged
+    std::cout << "book merge: " << stats.entries_read << " entries read from " << a->inputs.size()
+              << " books, " << stats.entries_merged
               << " merged with a position already there, into " << a->out_dir << "\n";
   });
 }

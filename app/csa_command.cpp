@@ -91,8 +91,8 @@ int run_csa_command(const CsaCommandOptions& o) {
   std::unique_ptr<client::UsiEnginePlayer> usi_engine;
   client::EnginePlayer* engine = &builtin;
   if (external) {
-    usi_engine = std::make_unique<client::UsiEnginePlayer>(client::usi_engine_settings(config),
-                                                           builtin);
+    usi_engine =
+        std::make_unique<client::UsiEnginePlayer>(client::usi_engine_settings(config), builtin);
     engine = usi_engine.get();
   }
   client::BookPlayer book;

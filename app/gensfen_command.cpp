@@ -35,7 +35,8 @@ void run_gensfen_command(GensfenCommandOptions& o) {
   } catch (const std::exception&) {
     fail_command("gensfen", "--random-plies '" + o.random_plies + "': expected N or MIN,MAX", 2);
   }
-  if (base::Status s = tools::run_gensfen(o.run, std::cout); !s) fail_command("gensfen", s.message());
+  if (base::Status s = tools::run_gensfen(o.run, std::cout); !s)
+    fail_command("gensfen", s.message());
 }
 
 }  // namespace
@@ -45,7 +46,8 @@ void add_gensfen_command(CLI::App& app) {
   tools::GensfenOptions& r = o->run;
   CLI::App* g = app.add_subcommand(
       "gensfen", "self-play training data: positions, search values, best moves, game results");
-  g->add_option("--inspect", o->inspect, "read a gensfen file back: its count, results, first records");
+  g->add_option("--inspect", o->inspect,
+                "read a gensfen file back: its count, results, first records");
   g->add_option("--limit", o->limit, "with --inspect: records to print")->capture_default_str();
   g->add_option("--out", r.out_dir, "directory for the batch files gensfen-s<SHARD>-<N>.bin");
   g->add_option("--depth", r.depth, "search depth per position")->check(CLI::Range(1, 60));
@@ -53,26 +55,34 @@ void add_gensfen_command(CLI::App& app) {
   g->add_option("--threads", r.threads, "games at once, one engine each")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
-  g->add_option("--positions", r.positions, "stop after writing this many (default: run until killed)");
+  g->add_option("--positions", r.positions,
+                "stop after writing this many (default: run until killed)");
   g->add_option("--openings", r.openings_path,
                 "openings file, as sashite match reads them (data/openings/taya36.sfen)");
   g->add_option("--random-plies", o->random_plies,
                 "random legal moves after the opening: N, or MIN,MAX for a count drawn in range")
       ->capture_default_str();
-  g->add_option("--min-ply", r.min_ply, "write positions from this game ply on")->capture_default_str();
-  g->add_option("--max-plies", r.max_plies, "a game longer than this is a draw")->capture_default_str();
-  g->add_option("--eval-limit", r.eval_limit, "a value this large ends the game for the side it favours")
+  g->add_option("--min-ply", r.min_ply, "write positions from this game ply on")
       ->capture_default_str();
-  g->add_option("--batch", r.batch, "positions per file")->check(CLI::Range(1, 100000000))->capture_default_str();
+  g->add_option("--max-plies", r.max_plies, "a game longer than this is a draw")
+      ->capture_default_str();
+  g->add_option("--eval-limit", r.eval_limit,
+                "a value this large ends the game for the side it favours")
+      ->capture_default_str();
+  g->add_option("--batch", r.batch, "positions per file")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
   g->add_option("--shard", r.shard, "this machine's shard number (file names; seeds)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   g->add_option("--seed", r.seed, "random seed (default: from the clock)");
-  g->add_option("--option", r.engine_options, "engine option NAME=VALUE (EvalFile=..., repeatable)");
+  g->add_option("--option", r.engine_options,
+                "engine option NAME=VALUE (EvalFile=..., repeatable)");
   g->add_option("--hash", r.hash_mb, "transposition table per engine, MB")->capture_default_str();
   g->add_option("--dedup-mb", r.dedup_mb, "memory for the keys of positions already written")
       ->capture_default_str();
-  g->add_option("--progress", r.progress_seconds, "seconds between progress lines")->capture_default_str();
+  g->add_option("--progress", r.progress_seconds, "seconds between progress lines")
+      ->capture_default_str();
   g->footer(
       "Each file is written whole (a temporary file renamed into place) once it holds --batch "
       "positions: a killed run loses at most the batches being filled, and the next run "

@@ -144,9 +144,10 @@ void add_learn_train_command(CLI::App& learn) {
   train->add_option("--train-player", o->sources.train_player,
                     "with --train-records: only the moves of the side whose N+/N- name "
                     "contains this text (e.g. gpsshogi)");
-  train->add_option("--train-skip-plies", o->sources.train_skip_plies,
-                    "with --train-records: skip the first N moves of each record (e.g. the "
-                    "opening file's moves of a match; default 0)")
+  train
+      ->add_option("--train-skip-plies", o->sources.train_skip_plies,
+                   "with --train-records: skip the first N moves of each record (e.g. the "
+                   "opening file's moves of a match; default 0)")
       ->check(CLI::NonNegativeNumber);
   train->add_option("--out", o->out, "weight file to write")->required();
   train->add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
@@ -220,9 +221,10 @@ void add_learn_train_command(CLI::App& learn) {
 
 void add_learn_command(CLI::App& app) {
   CLI::App* learn = app.add_subcommand(
-      "learn", "evaluation learning: train (comparison training), fit (value fitting on "
-               "engine games), label (another engine's values on records, for fit), curve (the "
-               "evaluation curve), teach (teacher moves from a multi-program search)");
+      "learn",
+      "evaluation learning: train (comparison training), fit (value fitting on "
+      "engine games), label (another engine's values on records, for fit), curve (the "
+      "evaluation curve), teach (teacher moves from a multi-program search)");
   learn->require_subcommand(1);
   add_learn_train_command(*learn);
   add_learn_fit_command(*learn);

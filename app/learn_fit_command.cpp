@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "app/command_error.h"
-#include "engine/eval/weights.h"
 #include "base/shipped_file.h"
+#include "engine/eval/weights.h"
 #include "tools/learn/learn_fit.h"
 
 namespace {

@@ -6,40 +6,47 @@
 #include "app/book_query_command.h"
 #include "app/book_think_command.h"
 #include "app/commands.h"
+#include "app/gensfen_command.h"
 #include "app/learn_command.h"
 #include "app/mate_command.h"
 #include "app/nnue_command.h"
 #include "app/sprt_command.h"
-#include "app/gensfen_command.h"
 #include "app/svm_command.h"
 #include "app/tune_command.h"
-#include "client/csa_command.h"
 #include "base/version.h"
-#include "tools/server/csa_server.h"
+#include "client/csa_command.h"
 #include "tools/match/match_options.h"
 #include "tools/records/records_convert.h"
 #include "tools/records/records_time_use.h"
+#include "tools/server/csa_server.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("sashite ") + base::build_version());
 
-  CLI::App* usi = app.add_subcommand("usi", "the engine, speaking USI on standard input and output (for GUIs)");
+  CLI::App* usi =
+      app.add_subcommand("usi", "the engine, speaking USI on standard input and output (for GUIs)");
   bool list_options = false;
-  usi->add_flag("--list-options", list_options,
-                "print the options as a Markdown table (name, type, default, range, meaning) and exit");
+  usi->add_flag(
+      "--list-options", list_options,
+      "print the options as a Markdown table (name, type, default, range, meaning) and exit");
 
   PerftOptions perft_options;
   CLI::App* perft = app.add_subcommand("perft", "count the leaves of the legal move tree");
-  perft->add_option("depth", perft_options.depth, "depth in plies")->required()->check(CLI::Range(0, 20));
-  perft->add_option("--sfen", perft_options.sfen, "start from this position (default: the start position)");
+  perft->add_option("depth", perft_options.depth, "depth in plies")
+      ->required()
+      ->check(CLI::Range(0, 20));
+  perft->add_option("--sfen", perft_options.sfen,
+                    "start from this position (default: the start position)");
   perft->add_flag("--divide", perft_options.divide, "print the count under each root move");
 
   BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand(
-      "bench", "search benchmark: fixed positions, one thread, fixed depth (--perft: move generation)");
-  bench->add_option("--depth", bench_options.depth, "search depth per position")->check(CLI::Range(1, 64));
+      "bench",
+      "search benchmark: fixed positions, one thread, fixed depth (--perft: move generation)");
+  bench->add_option("--depth", bench_options.depth, "search depth per position")
+      ->check(CLI::Range(1, 64));
   bench->add_option("--option", bench_options.options, "engine option NAME=VALUE (repeatable)");
   CLI::Option* bench_perft = bench->add_flag("--perft", bench_options.perft,
                                              "run the perft suite instead (move generation speed)");
@@ -60,7 +67,8 @@ int main(int argc, char** argv) {
 
   tools::ServerOptions server_options;
   CLI::App* server = app.add_subcommand(
-      "server", "a local CSA server (shogi-server rules) for tests, the demo and local tournaments");
+      "server",
+      "a local CSA server (shogi-server rules) for tests, the demo and local tournaments");
   tools::add_server_options(*server, server_options);
 
   CLI::App* records = app.add_subcommand("records", "work on CSA and KIF record files");
@@ -95,11 +103,14 @@ int main(int argc, char** argv) {
   records_time_use->add_option("--tc", time_use_options.time_control,
                                "the clock the games were played under (as sashite match --tc: "
                                "300+10, or 600 with --byoyomi): report the closest call");
-  records_time_use->add_option("--byoyomi", time_use_options.byoyomi_ms, "with --tc: byoyomi in ms");
-  records_time_use->add_option("paths", time_use_options.paths, "files or directories (searched recursively)")
+  records_time_use->add_option("--byoyomi", time_use_options.byoyomi_ms,
+                               "with --tc: byoyomi in ms");
+  records_time_use
+      ->add_option("paths", time_use_options.paths, "files or directories (searched recursively)")
       ->required();
 
-  CLI::App* book = app.add_subcommand("book", "opening books: import, export, stats, query, think, merge");
+  CLI::App* book =
+      app.add_subcommand("book", "opening books: import, export, stats, query, think, merge");
   book->require_subcommand(1);
   add_book_store_commands(*book);
   add_book_query_commands(*book);

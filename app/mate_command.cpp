@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
+#include "base/words.h"
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
 #include "engine/mate/svm_model.h"
-#include "base/words.h"
 #include "tools/mate/mate_bench.h"
 #include "tools/mate/mate_compare.h"
 
@@ -43,7 +43,8 @@ int run_mate_command(const MateCommandOptions& o) {
   for (std::string_view word : base::split_words(list)) {
     MateControl c;
     if (!engine::mate::parse_mate_control(word, c)) {
-      std::cerr << "mate: unknown control '" << std::string(word) << "' (none, limit, init, threshold)\n";
+      std::cerr << "mate: unknown control '" << std::string(word)
+                << "' (none, limit, init, threshold)\n";
       return 2;
     }
     controls.push_back(c);
@@ -100,10 +101,9 @@ int run_mate_command(const MateCommandOptions& o) {
   std::unique_ptr<engine::mate::SvmMateHooks> hooks;
   std::unique_ptr<engine::mate::MateNodeLimitControl> limit;
   if (control == MateControl::kInit || control == MateControl::kThreshold) {
-    const int a = o.a > 0 ? o.a
-                          : control == MateControl::kInit
-                                ? engine::mate::SvmMateHooks::kDefaultInitA
-                                : engine::mate::SvmMateHooks::kDefaultThresholdA;
+    const int a = o.a > 0                         ? o.a
+                  : control == MateControl::kInit ? engine::mate::SvmMateHooks::kDefaultInitA
+                                                  : engine::mate::SvmMateHooks::kDefaultThresholdA;
     hooks = std::make_unique<engine::mate::SvmMateHooks>(*model, control, a);
     options.hooks = hooks.get();
   }
@@ -124,8 +124,9 @@ void add_mate_command(CLI::App& app) {
       "prints mate <line>|nomate|unknown, nodes and ms per position, then a total line");
   mate->add_option("--algo", o->algo, "pds or dfpn (default: pds)")
       ->check(CLI::IsMember({"pds", "dfpn"}));
-  mate->add_option("--nodes", o->nodes, "node limit per position (default: 1000000); a search "
-                                        "stopped by it answers unknown");
+  mate->add_option("--nodes", o->nodes,
+                   "node limit per position (default: 1000000); a search "
+                   "stopped by it answers unknown");
   mate->add_option("--svm", o->svm,
                    "mate-prediction model file for --control (default: the shipped "
                    "data/mate/svm.model)");
@@ -155,6 +156,7 @@ void add_mate_command(CLI::App& app) {
   mate->add_flag("--shortest", o->shortest,
                  "after the first mate, search for shorter ones; each mate line is followed by "
                  "'# N plies, proven shortest' (or why not proven)");
-  mate->add_option("--epsilon", o->epsilon, "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
+  mate->add_option("--epsilon", o->epsilon,
+                   "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
   mate->final_callback([o]() { std::exit(run_mate_command(*o)); });
 }

@@ -10,8 +10,8 @@
 #include "app/command_error.h"
 #include "engine/nnue/evaluator.h"
 #include "shogi/position.h"
-#include "tools/learn/nnue_train.h"
 #include "tools/common/progress_bar.h"
+#include "tools/learn/nnue_train.h"
 
 namespace {
 

@@ -6,10 +6,10 @@
 
 #include "app/commands.h"
 #include "engine/benchmark.h"
+#include "engine/search_bench.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
 #include "shogi/position.h"
-#include "engine/search_bench.h"
 
 int run_perft(const PerftOptions& options) {
   shogi::Position pos;

@@ -49,8 +49,8 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
 int run_server_command(const tools::ServerOptions& given) {
   tools::ServerOptions options = given;
   if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
-  if (const base::Status st = client::validate_status_page(
-          options.status_port, options.status_bind, options.status_token);
+  if (const base::Status st = client::validate_status_page(options.status_port, options.status_bind,
+                                                           options.status_token);
       !st) {
     std::cerr << "sashite server: " << st.message() << "\n";
     return 1;
@@ -74,7 +74,9 @@ int run_server_command(const tools::ServerOptions& given) {
     }
   }
   std::cout << "listening on " << options.host << ":" << server.port() << std::endl;
-  if (status) std::cout << "status page on http://" << options.status_bind << ":" << status->port() << "/" << std::endl;
+  if (status)
+    std::cout << "status page on http://" << options.status_bind << ":" << status->port() << "/"
+              << std::endl;
   server.run();
   return 0;
 }

@@ -28,7 +28,8 @@ struct SprtCommandOptions {
 
 void run_sprt(const SprtCommandOptions& o) {
   tools::SprtConfig c;
-  if (base::Status s = tools::parse_sprt_bounds(o.bounds, c); !s) fail_command("sprt", s.message(), 2);
+  if (base::Status s = tools::parse_sprt_bounds(o.bounds, c); !s)
+    fail_command("sprt", s.message(), 2);
   c.alpha = o.alpha;
   c.beta = o.beta;
   if (base::Status s = tools::validate_sprt(c); !s) fail_command("sprt", s.message(), 2);
@@ -49,8 +50,10 @@ void run_sprt(const SprtCommandOptions& o) {
   const double s = tools::score_from_elo(o.simulate_elo);
   if (!(o.draw_ratio >= 0 && o.draw_ratio < 1) || s - o.draw_ratio / 2 < 0 ||
       1 - s - o.draw_ratio / 2 < 0)
-    fail_command("sprt", "--draw-ratio " + std::to_string(o.draw_ratio) +
-                             ": impossible at that Elo (wins and losses would be negative)", 2);
+    fail_command("sprt",
+                 "--draw-ratio " + std::to_string(o.draw_ratio) +
+                     ": impossible at that Elo (wins and losses would be negative)",
+                 2);
   const tools::SprtSimulation sim =
       tools::simulate_sprt(c, o.simulate_elo, o.draw_ratio, o.runs, o.max_pairs, o.seed);
   char line[256];
@@ -68,8 +71,9 @@ void run_sprt(const SprtCommandOptions& o) {
 void add_sprt_command(CLI::App& app) {
   auto o = std::make_shared<SprtCommandOptions>();
   CLI::App* sprt = app.add_subcommand(
-      "sprt", "the match's SPRT (pentanomial, logistic Elo): the LLR of a table of pairs, or "
-              "its error rates by simulation");
+      "sprt",
+      "the match's SPRT (pentanomial, logistic Elo): the LLR of a table of pairs, or "
+      "its error rates by simulation");
   sprt->add_option("--sprt", o->bounds, "ELO0,ELO1")->capture_default_str();
   sprt->add_option("--alpha", o->alpha, "false-positive rate")->capture_default_str();
   sprt->add_option("--beta", o->beta, "false-negative rate")->capture_default_str();

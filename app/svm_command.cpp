@@ -21,10 +21,10 @@
 
 namespace {
 
-using shogi::Position;
 using base::Status;
 using engine::mate::MateFeatures;
 using engine::mate::SvmModel;
+using shogi::Position;
 
 SvmModel load_model_or_fail(const std::string& command, std::string path) {
   if (path.empty()) path = engine::mate::default_svm_model_path();
@@ -160,8 +160,8 @@ void run_test(const TestOptions& o) {
     decisions[i] = model.decision_value(x[i]);
     all.add(mate[i], SvmModel::predicts_mate(decisions[i]));
   }
-  const std::string title = "model " + (o.model.empty() ? std::string("(shipped)") : o.model) +
-                            " on " + o.data;
+  const std::string title =
+      "model " + (o.model.empty() ? std::string("(shipped)") : o.model) + " on " + o.data;
   std::fputs(tools::format_mate_tables(all, title).c_str(), stdout);
   print_by_source(examples, decisions, mate);
 }
@@ -274,9 +274,8 @@ void run_svm_bench(const SvmBenchOptions& o) {
 }  // namespace
 
 void add_svm_command(CLI::App& app) {
-  CLI::App* svm =
-      app.add_subcommand("svm",
-                         "mate prediction with a linear SVM: predict, data, train, test, bench");
+  CLI::App* svm = app.add_subcommand(
+      "svm", "mate prediction with a linear SVM: predict, data, train, test, bench");
   svm->require_subcommand(1);
 
   auto predict_options = std::make_shared<PredictOptions>();

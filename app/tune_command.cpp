@@ -63,14 +63,17 @@ void add_tune_command(CLI::App& app) {
   tune->add_option("--nodes", t.nodes, "nodes per move (go nodes)")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
   tune->add_option("--tc", t.time_control, "time control BASE[+INC] in seconds, as sashite match");
-  tune->add_option("--byoyomi", t.byoyomi_ms, "byoyomi per move in ms")->check(CLI::Range(1, 86400000));
+  tune->add_option("--byoyomi", t.byoyomi_ms, "byoyomi per move in ms")
+      ->check(CLI::Range(1, 86400000));
   tune->add_option("--jobs", t.jobs, "pairs played at the same time")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   tune->add_option("--seed", t.seed, "the random stream of perturbations and openings")
       ->capture_default_str();
-  tune->add_option("--state", t.state_path, "the state file (default: PARAMS.state); resumed when it exists");
-  tune->add_option("--out", t.out_path, "the tuned parameters, rewritten after every pair (default: PARAMS.tuned)");
+  tune->add_option("--state", t.state_path,
+                   "the state file (default: PARAMS.state); resumed when it exists");
+  tune->add_option("--out", t.out_path,
+                   "the tuned parameters, rewritten after every pair (default: PARAMS.tuned)");
   tune->add_option("--max-plies", t.max_plies, "draw after this many plies")->capture_default_str();
   tune->add_option("--margin", t.time_margin_ms, "ms allowed beyond the time available")
       ->capture_default_str();

@@ -18,7 +18,6 @@ extern char** environ;
 
 namespace base {
 
-
 Status split_command_line(std::string_view text, std::vector<std::string>& argv) {
   argv.clear();
   std::string word;
@@ -155,7 +154,8 @@ ChildProcess::ReadResult ChildProcess::read_line(std::string& line, Clock::time_
       return ReadResult::kLine;
     }
     if (from_child_ < 0) return ReadResult::kClosed;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return ReadResult::kTimeout;
     pollfd pfd{from_child_, POLLIN, 0};
     const int ready = ::poll(&pfd, 1, int(std::min<int64_t>(left.count() + 1, 1 << 30)));
@@ -220,7 +220,8 @@ void ChildProcess::close_pipes() {
 std::string ChildProcess::exit_description() {
   if (pid_ <= 0) return "not started";
   if (!reap(false)) return "still running";
-  if (WIFEXITED(wait_status_)) return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
+  if (WIFEXITED(wait_status_))
+    return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
   if (WIFSIGNALED(wait_status_)) {
     const int sig = WTERMSIG(wait_status_);
     return "killed by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";

@@ -41,9 +41,8 @@ class ChildProcess {
   // empty; a relative program path is then taken from there). Errors when the program
   // cannot be run.
   // REQUIRES: !argv.empty(), not started yet.
-  Status start(const std::vector<std::string>& argv,
-                       const std::vector<std::string>& extra_env, const std::string& stderr_path,
-                       const std::string& working_dir = "");
+  Status start(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
+               const std::string& stderr_path, const std::string& working_dir = "");
 
   bool started() const { return pid_ > 0; }
   pid_t pid() const { return pid_; }

@@ -15,10 +15,14 @@ using shogi::Position;
 
 const char* book_mode_name(BookMode mode) {
   switch (mode) {
-    case BookMode::kOff: return "off";
-    case BookMode::kExact: return "exact";
-    case BookMode::kSimple: return "simple";
-    case BookMode::kRelation: return "relation";
+    case BookMode::kOff:
+      return "off";
+    case BookMode::kExact:
+      return "exact";
+    case BookMode::kSimple:
+      return "simple";
+    case BookMode::kRelation:
+      return "relation";
   }
   return "off";
 }
@@ -104,9 +108,9 @@ void Book::passing_moves(const std::vector<QueryMove>& query_moves, uint32_t e,
   for (size_t i = 0; i < entry.moves.size(); ++i) {
     // (i) legal here: one of the query's legal moves has the same from/to/promotion/drop.
     const uint16_t key = entry.moves[i].move.key16();
-    const auto it = std::lower_bound(
-        query_moves.begin(), query_moves.end(), key,
-        [](const QueryMove& q, uint16_t k) { return q.move.key16() < k; });
+    const auto it =
+        std::lower_bound(query_moves.begin(), query_moves.end(), key,
+                         [](const QueryMove& q, uint16_t k) { return q.move.key16() < k; });
     if (it == query_moves.end() || it->move.key16() != key) continue;
     // (ii) the attacker counts agree.
     if (!attackers_compatible(move_attackers_[move_begin_[e] + i], it->attackers,
@@ -127,16 +131,17 @@ ProbeResult Book::finish(const Position& pos, const std::vector<QueryMove>& quer
     SquareTouches touches;
     for (const Neighbour& n : near) {
       passing_moves(query_moves, n.entry, moves);
-      for (const auto& [m, i] : moves) touches.add_move(m, move_share(entries_[n.entry], size_t(i)));
+      for (const auto& [m, i] : moves)
+        touches.add_move(m, move_share(entries_[n.entry], size_t(i)));
     }
     table = WeightTable::from_touches(touches, options.relation_alpha);
     // (iv) compare again with the weights, (v) the k smallest, ties kept.
     const BoardRow query = board_row(pos);
     const uint32_t hands[2] = {pos.hand(shogi::kBlack).raw(), pos.hand(shogi::kWhite).raw()};
     for (const Neighbour& n : near)
-      chosen.emplace_back(n.entry, weighted_difference(query.squares, hands,
-                                                       index_.row_of_entry(n.entry).squares,
-                                                       entries_[n.entry].position.hands, table));
+      chosen.emplace_back(
+          n.entry, weighted_difference(query.squares, hands, index_.row_of_entry(n.entry).squares,
+                                       entries_[n.entry].position.hands, table));
     std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) {
       return a.second != b.second ? a.second < b.second : a.first < b.first;
     });
@@ -196,9 +201,8 @@ ProbeResult Book::probe_with(const Position& pos, BookMode mode, int k, double m
   for (const Move m : shogi::legal_moves(pos))
     if (index_.has_move(pos.side_to_move(), m))
       query_moves.push_back({m, count_move_attackers(pos, m)});
-  std::sort(query_moves.begin(), query_moves.end(), [](const QueryMove& a, const QueryMove& b) {
-    return a.move.key16() < b.move.key16();
-  });
+  std::sort(query_moves.begin(), query_moves.end(),
+            [](const QueryMove& a, const QueryMove& b) { return a.move.key16() < b.move.key16(); });
   std::vector<Neighbour> near;
   if (mode == BookMode::kExact) {
     near.push_back({uint32_t(exact - entries_.data()), 0});
@@ -206,7 +210,7 @@ ProbeResult Book::probe_with(const Position& pos, BookMode mode, int k, double m
   }
   if (!(max_distance >= 0)) return {};
   const int bound = int(std::floor(std::min(max_distance, 255.0)));
-  const int want = mode == BookMode::kSimple        ? k
+  const int want = mode == BookMode::kSimple      ? k
                    : options.relation_support > 0 ? options.relation_support
                                                   : INT_MAX;
   near = scan ? index_.nearest_by_scan(pos, query_moves, want, bound)

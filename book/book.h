@@ -29,9 +29,9 @@ struct SimilarPosition {
 
 // A candidate move for the query position, merged over the retrieved positions.
 struct Candidate {
-  shogi::Move move;   // completed for the query position, legal there
-  double weight = 0;   // the candidates' weights sum to 1
-  uint32_t count = 0;  // sum of the book counts of the move in the retrieved positions
+  shogi::Move move;              // completed for the query position, legal there
+  double weight = 0;             // the candidates' weights sum to 1
+  uint32_t count = 0;            // sum of the book counts of the move in the retrieved positions
   int16_t value = kNoBookValue;  // from the retrieved position with the deepest value
   int16_t depth = 0;
 };
@@ -61,10 +61,10 @@ struct RetrievalOptions {
 //   kExact: the entry whose key and packed position equal the query's (k and max_distance
 //     are not used).
 //   kSimple: (i) a book position counts only through its moves that are legal here (the
-//     same from/to/promotion or drop as a legal move of the query; see translate_move) and (ii) pass the attacker-count filter (attackers_compatible);
-//     positions with no such move are "other positions" and skipped; (iii) the distance is
-//     simple_difference; (iv) the k nearest within max_distance, and every position tied
-//     with the k-th.
+//     same from/to/promotion or drop as a legal move of the query; see translate_move) and (ii)
+//     pass the attacker-count filter (attackers_compatible); positions with no such move are "other
+//     positions" and skipped; (iii) the distance is simple_difference; (iv) the k nearest within
+//     max_distance, and every position tied with the k-th.
 //   kRelation: (i) the kSimple positions within max_distance (at most
 //     RetrievalOptions::relation_support of the nearest); (ii) their passing moves vote on
 //     the squares they touch (SquareTouches); (iii) WeightTable::from_touches; (iv) those
@@ -90,11 +90,10 @@ class Book {
 
   // REQUIRES: k >= 1. kOff gives an empty result.
   ProbeResult probe(const shogi::Position& pos, BookMode mode, int k, double max_distance,
-                    const RetrievalOptions& options = {},
-                    IndexSearchStats* stats = nullptr) const;
+                    const RetrievalOptions& options = {}, IndexSearchStats* stats = nullptr) const;
   // The same answer without the index, by scanning every position (tests, bench checks).
-  ProbeResult probe_by_scan(const shogi::Position& pos, BookMode mode, int k,
-                            double max_distance, const RetrievalOptions& options = {}) const;
+  ProbeResult probe_by_scan(const shogi::Position& pos, BookMode mode, int k, double max_distance,
+                            const RetrievalOptions& options = {}) const;
 
  private:
   // The moves of entry e that pass both filters against the query's moves (sorted by
@@ -104,9 +103,8 @@ class Book {
   ProbeResult finish(const shogi::Position& pos, const std::vector<QueryMove>& query_moves,
                      BookMode mode, int k, const std::vector<Neighbour>& near,
                      const RetrievalOptions& options) const;
-  ProbeResult probe_with(const shogi::Position& pos, BookMode mode, int k,
-                         double max_distance, const RetrievalOptions& options,
-                         IndexSearchStats* stats, bool scan) const;
+  ProbeResult probe_with(const shogi::Position& pos, BookMode mode, int k, double max_distance,
+                         const RetrievalOptions& options, IndexSearchStats* stats, bool scan) const;
 
   std::vector<BookEntry> entries_;
   // Attacker counts of every book move in its own position: entry e's moves are at

@@ -6,10 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/status.h"
 #include "book/book_db.h"
 #include "book/book_entry.h"
 #include "shogi/position.h"
-#include "base/status.h"
 
 namespace book {
 

@@ -1,20 +1,18 @@
 // BookDb: the opening book in a LevelDB directory (records laid out as in book_format.h).
 #include "book/book_db.h"
 
-#include <chrono>
-#include <thread>
-
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <leveldb/db.h>
 #include <leveldb/filter_policy.h>
 #include <leveldb/write_batch.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 #include <unordered_map>
 
 #include "book/book_format.h"
@@ -46,11 +44,10 @@ base::Status leveldb_error(const std::string& directory, const leveldb::Status& 
   const std::string text = s.ToString();
   if (s.IsIOError() && text.find("lock") != std::string::npos)
     return base::Status::error(where(directory) +
-                                 "locked by another process (LevelDB lets one process open a "
-                                 "database at a time; close it or copy the book): " +
-                                 text);
-  if (s.IsCorruption())
-    return base::Status::error(where(directory) + "corrupt database: " + text);
+                               "locked by another process (LevelDB lets one process open a "
+                               "database at a time; close it or copy the book): " +
+                               text);
+  if (s.IsCorruption()) return base::Status::error(where(directory) + "corrupt database: " + text);
   return base::Status::error(where(directory) + text);
 }
 
@@ -64,8 +61,8 @@ base::Status make_private_copy(const std::string& directory, std::string& copy) 
   std::string pattern = (base / "sashite-book-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
     return base::Status::error(where(directory) +
-                                 "not writable, and no private copy could be made in " +
-                                 base.string() + ": " + std::strerror(errno));
+                               "not writable, and no private copy could be made in " +
+                               base.string() + ": " + std::strerror(errno));
   copy = pattern;
   for (const fs::directory_entry& file : fs::directory_iterator(directory, ec)) {
     const std::string name = file.path().filename().string();
@@ -76,16 +73,16 @@ base::Status make_private_copy(const std::string& directory, std::string& copy) 
   if (ec) {
     fs::remove_all(copy);
     copy.clear();
-    return base::Status::error(where(directory) +
-                                 "not writable, and copying it to a private directory failed: " +
-                                 ec.message());
+    return base::Status::error(
+        where(directory) +
+        "not writable, and copying it to a private directory failed: " + ec.message());
   }
   return base::Status::ok();
 }
 
 base::Status read_only_error(const std::string& directory) {
   return base::Status::error(where(directory) +
-                               "not writable (opened from a private copy, for reading only)");
+                             "not writable (opened from a private copy, for reading only)");
 }
 
 }  // namespace
@@ -114,13 +111,13 @@ base::Status BookDb::open(const std::string& directory, bool create) {
   const bool has_database = fs::exists(fs::path(directory) / "CURRENT", ec);
   if (!has_database) {
     if (!create)
-      return base::Status::error(
-          where(directory) +
-          (exists ? "not a book (no LevelDB database in it)" : "does not exist"));
+      return base::Status::error(where(directory) + (exists
+                                                         ? "not a book (no LevelDB database in it)"
+                                                         : "does not exist"));
     if (exists && !fs::is_empty(directory, ec))
       return base::Status::error(where(directory) +
-                                   "not a book (a non-empty directory without a LevelDB "
-                                   "database); choose a new or empty directory");
+                                 "not a book (a non-empty directory without a LevelDB "
+                                 "database); choose a new or empty directory");
   }
 
   // LevelDB writes a LOCK, a LOG and a new MANIFEST on every open: a book in a directory we
@@ -157,8 +154,8 @@ base::Status BookDb::open(const std::string& directory, bool create) {
     if (!empty || !create) {
       close();
       return base::Status::error(where(directory) +
-                                   "not a book (a LevelDB database without a format-version "
-                                   "record)");
+                                 "not a book (a LevelDB database without a format-version "
+                                 "record)");
     }
     leveldb::WriteBatch batch;
     batch.Put(version_key(), version_value(kFormatVersion));
@@ -178,13 +175,13 @@ base::Status BookDb::open(const std::string& directory, bool create) {
   if (!parse_version_value(version_text, version)) {
     close();
     return base::Status::error(where(directory) + "not a book (format-version record '" +
-                                 version_text + "')");
+                               version_text + "')");
   }
   if (version > kFormatVersion) {
     close();
-    return base::Status::error(where(directory) + "book format version " +
-                                 std::to_string(version) + " is newer than this sashite's (" +
-                                 std::to_string(kFormatVersion) + "); update sashite");
+    return base::Status::error(where(directory) + "book format version " + std::to_string(version) +
+                               " is newer than this sashite's (" + std::to_string(kFormatVersion) +
+                               "); update sashite");
   }
   std::string stored_key;
   s = db_->Get(leveldb::ReadOptions(), meta_key(kStartposKeyMeta), &stored_key);
@@ -210,7 +207,7 @@ base::Status BookDb::get(uint64_t key, BookEntry& out, bool& found) const {
   base::Status decoded = decode_entry_value(value, out);
   if (!decoded)
     return base::Status::error(where(directory_) + "entry " + hex64(key) +
-                                 ": corrupt value: " + decoded.message());
+                               ": corrupt value: " + decoded.message());
   found = true;
   return base::Status::ok();
 }
@@ -235,7 +232,7 @@ base::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
           target = e;
         else if (!(target.position == e.position))
           return base::Status::error(where(directory_) + "entry " + hex64(e.key) +
-                                       ": two different positions share this key");
+                                     ": two different positions share this key");
         else
           for (const BookMove& m : e.moves) target.merge_move(m);
       } else {
@@ -249,7 +246,7 @@ base::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
     }
     if (!(target.position == e.position))
       return base::Status::error(where(directory_) + "entry " + hex64(e.key) +
-                                   ": two different positions share this key");
+                                 ": two different positions share this key");
     for (const BookMove& m : e.moves) target.merge_move(m);
   }
   leveldb::WriteBatch batch;
@@ -258,8 +255,8 @@ base::Status BookDb::put(const std::vector<BookEntry>& entries, bool combine) {
     BookEntry& e = merged[key];
     if (int(e.moves.size()) > kMaxMovesPerEntry)
       return base::Status::error(where(directory_) + "entry " + hex64(key) + ": " +
-                                   std::to_string(e.moves.size()) + " moves (at most " +
-                                   std::to_string(kMaxMovesPerEntry) + ")");
+                                 std::to_string(e.moves.size()) + " moves (at most " +
+                                 std::to_string(kMaxMovesPerEntry) + ")");
     value.clear();
     encode_entry_value(e, value);
     batch.Put(entry_key(key), value);
@@ -281,13 +278,12 @@ base::Status BookDb::for_each(const std::function<bool(const BookEntry&)>& visit
     if (key.empty() || key[0] != kEntryTag) break;
     if (!parse_entry_key(std::string_view(key.data(), key.size()), entry.key))
       return base::Status::error(where(directory_) + "corrupt entry key of " +
-                                   std::to_string(key.size()) + " bytes");
+                                 std::to_string(key.size()) + " bytes");
     const leveldb::Slice value = it->value();
-    base::Status decoded =
-        decode_entry_value(std::string_view(value.data(), value.size()), entry);
+    base::Status decoded = decode_entry_value(std::string_view(value.data(), value.size()), entry);
     if (!decoded)
       return base::Status::error(where(directory_) + "entry " + hex64(entry.key) +
-                                   ": corrupt value: " + decoded.message());
+                                 ": corrupt value: " + decoded.message());
     if (!visit(entry)) return base::Status::ok();
   }
   if (!it->status().ok()) return leveldb_error(directory_, it->status());
@@ -325,7 +321,7 @@ base::Status open_existing_book(BookDb& db, const std::string& directory, int lo
 }
 
 base::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
-                         int lock_wait_ms) {
+                       int lock_wait_ms) {
   out.clear();
   BookDb db;
   base::Status s = open_existing_book(db, directory, lock_wait_ms);

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "book/book_entry.h"
 #include "base/status.h"
+#include "book/book_entry.h"
 
 namespace leveldb {
 class DB;
@@ -68,6 +68,6 @@ constexpr int kBookLockWaitMs = 10000;
 // Reads a whole book into memory (open, for_each, close). While another process holds the
 // book's lock (an engine loading it too), retries for up to lock_wait_ms.
 base::Status load_book(const std::string& directory, std::vector<BookEntry>& out,
-                         int lock_wait_ms = 0);
+                       int lock_wait_ms = 0);
 
 }  // namespace book

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "book/book_entry.h"
 #include "base/status.h"
+#include "book/book_entry.h"
 
 namespace book {
 

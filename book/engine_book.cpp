@@ -10,10 +10,14 @@ namespace {
 
 BookMode to_book_mode(engine::BookMode mode) {
   switch (mode) {
-    case engine::BookMode::kExact: return BookMode::kExact;
-    case engine::BookMode::kSimple: return BookMode::kSimple;
-    case engine::BookMode::kRelation: return BookMode::kRelation;
-    case engine::BookMode::kOff: break;
+    case engine::BookMode::kExact:
+      return BookMode::kExact;
+    case engine::BookMode::kSimple:
+      return BookMode::kSimple;
+    case engine::BookMode::kRelation:
+      return BookMode::kRelation;
+    case engine::BookMode::kOff:
+      break;
   }
   return BookMode::kOff;
 }
@@ -56,7 +60,7 @@ std::vector<engine::BookSuggestion> EngineBook::suggest(const shogi::Position& p
 }
 
 base::Status load_engine_book(const std::string& directory,
-                                std::shared_ptr<const engine::BookAdvisor>& out) {
+                              std::shared_ptr<const engine::BookAdvisor>& out) {
   std::vector<BookEntry> entries;
   // Engines started together (two clients of the demo, a match against itself) load the
   // same book at once; each holds the lock for the fraction of a second a load takes.

@@ -4,10 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "base/status.h"
 #include "book/book.h"
 #include "engine/book_advisor.h"
 #include "engine/engine.h"
-#include "base/status.h"
 
 namespace book {
 
@@ -30,7 +30,7 @@ class EngineBook : public engine::BookAdvisor {
 // Loads the book directory into memory and closes it (so that any number of engines share
 // one book). Errors name the directory.
 base::Status load_engine_book(const std::string& directory,
-                                std::shared_ptr<const engine::BookAdvisor>& out);
+                              std::shared_ptr<const engine::BookAdvisor>& out);
 
 // Gives the engine a BookFile loader backed by load_engine_book.
 void install_book_loader(engine::Engine& engine);

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <unordered_map>
 
-#include "shogi/notation.h"
 #include "base/text_lines.h"
+#include "shogi/notation.h"
 
 namespace book {
 
@@ -51,8 +51,7 @@ struct Row {
 
 base::Status parse_row(std::string_view line, std::string_view name, int line_number, Row& row) {
   auto fail = [&](const std::string& why) {
-    return base::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
-                                 why);
+    return base::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " + why);
   };
   std::array<std::string_view, kColumns> c;
   if (!split_columns(line, c))
@@ -77,7 +76,7 @@ base::Status parse_row(std::string_view line, std::string_view name, int line_nu
 }  // namespace
 
 base::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
-                                   ImportStats& stats) {
+                                 ImportStats& stats) {
   // Pass 1: the win counts of every state that has lines.
   std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> state_wins;
   base::Status s = for_each_line(text, [&](std::string_view line, int line_number) {
@@ -97,7 +96,7 @@ base::Status import_gps_tsv_text(std::string_view text, std::string_view name, B
     if (line.empty() || line[0] == '#') return base::Status::ok();
     auto fail = [&](const std::string& why) {
       return base::Status::error(std::string(name) + ":" + std::to_string(line_number) + ": " +
-                                   why);
+                                 why);
     };
     Row row;
     base::Status parsed = parse_row(line, name, line_number, row);

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "book/book_builder.h"
 #include "base/status.h"
+#include "book/book_builder.h"
 
 namespace book {
 
@@ -23,7 +23,7 @@ namespace book {
 // state seen from the side to move (0/0 when the next state is a leaf); sources kSourceGpsTsv.
 // Every move is checked to be legal. Errors read "NAME:LINE: message".
 base::Status import_gps_tsv_text(std::string_view text, std::string_view name, BookBuilder& out,
-                                   ImportStats& stats);
+                                 ImportStats& stats);
 // Reads the file at path (the errors name it) and imports it.
 base::Status import_gps_tsv(const std::string& path, BookBuilder& out, ImportStats& stats);
 

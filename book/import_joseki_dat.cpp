@@ -102,8 +102,8 @@ shogi::Move find_move(const shogi::Position& pos, int32_t value) {
 
 }  // namespace
 
-base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
-                                       BookBuilder& out, ImportStats& stats) {
+base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name, BookBuilder& out,
+                                     ImportStats& stats) {
   const std::string file(name);
   if (data.size() < kHeaderSize)
     return base::Status::error(file + ": byte 0: shorter than the 16-byte header");
@@ -111,17 +111,15 @@ base::Status import_joseki_dat_bytes(std::string_view data, std::string_view nam
                 n_moves = read_int(data, 8), start = read_int(data, 12);
   if (n_states < 0 || n_moves < 0 || start < 0 || (n_states > 0 && start >= n_states))
     return base::Status::error(file + ": byte 0: bad header (version " + std::to_string(version) +
-                                 ", states " + std::to_string(n_states) + ", moves " +
-                                 std::to_string(n_moves) + ", start " + std::to_string(start) +
-                                 ")");
+                               ", states " + std::to_string(n_states) + ", moves " +
+                               std::to_string(n_moves) + ", start " + std::to_string(start) + ")");
   const size_t states_at = kHeaderSize, moves_at = states_at + size_t(n_states) * kStateSize,
                boards_at = moves_at + size_t(n_moves) * kMoveSize,
                expected = boards_at + size_t(n_states) * kBoardSize;
   if (data.size() != expected)
     return base::Status::error(file + ": " + std::to_string(data.size()) + " bytes, but " +
-                                 std::to_string(n_states) + " states and " +
-                                 std::to_string(n_moves) + " moves need " +
-                                 std::to_string(expected) + " (not a joseki.dat?)");
+                               std::to_string(n_states) + " states and " + std::to_string(n_moves) +
+                               " moves need " + std::to_string(expected) + " (not a joseki.dat?)");
   auto state_int = [&](int32_t state, int field) {
     return read_int(data, states_at + size_t(state) * kStateSize + size_t(field) * 4);
   };

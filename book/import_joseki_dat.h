@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "book/book_builder.h"
 #include "base/status.h"
+#include "book/book_builder.h"
 
 namespace book {
 
@@ -29,8 +29,8 @@ namespace book {
 // The same conventions as import_gps_tsv (whose TSV is a dump of this file), except that
 // moves into leaf states get their win counts here. Every move is checked to be legal.
 // Errors read "NAME: state S: message" or "NAME: byte B: message".
-base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name,
-                                       BookBuilder& out, ImportStats& stats);
+base::Status import_joseki_dat_bytes(std::string_view data, std::string_view name, BookBuilder& out,
+                                     ImportStats& stats);
 base::Status import_joseki_dat(const std::string& path, BookBuilder& out, ImportStats& stats);
 
 }  // namespace book

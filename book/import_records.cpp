@@ -34,8 +34,8 @@ bool record_winner(const shogi::CsaRecord& record, shogi::Color& winner) {
   }
 }
 
-void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter,
-                       BookBuilder& out, ImportStats& stats) {
+void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter, BookBuilder& out,
+                       ImportStats& stats) {
   shogi::Color winner = shogi::kBlack;
   const bool decisive = record_winner(record, winner);
   if (filter.result != RecordResultFilter::kAll && !decisive) {
@@ -82,7 +82,7 @@ void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filte
 }
 
 base::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
-                                  BookBuilder& out, ImportStats& stats) {
+                                BookBuilder& out, ImportStats& stats) {
   std::vector<std::string> files;
   for (const std::string& path : paths)
     if (base::Status s = shogi::list_csa_files(path, files); !s) return s;

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "book/book_builder.h"
 #include "shogi/csa_record.h"
-#include "base/status.h"
 
 namespace book {
 
@@ -37,13 +37,13 @@ bool record_winner(const shogi::CsaRecord& record, shogi::Color& winner);
 // Adds the moves of one record that pass the filter: each a BookMove with count 1, wins 1 if
 // the mover won the game, losses 1 if the mover lost, sources kSourceRecords. A record whose
 // game the filter excludes counts in stats.skipped.
-void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter,
-                       BookBuilder& out, ImportStats& stats);
+void import_csa_record(const shogi::CsaRecord& record, const RecordFilter& filter, BookBuilder& out,
+                       ImportStats& stats);
 
 // Reads every ".csa" file under the paths (files, or directories searched recursively, in
 // name order). A file that cannot be read or replayed is skipped with a warning in stats; a
 // path that does not exist is an error naming it.
 base::Status import_csa_records(const std::vector<std::string>& paths, const RecordFilter& filter,
-                                  BookBuilder& out, ImportStats& stats);
+                                BookBuilder& out, ImportStats& stats);
 
 }  // namespace book

@@ -49,8 +49,7 @@ struct RowKey {
 
 }  // namespace
 
-void PositionIndex::build(const std::vector<BookEntry>& entries,
-                          const std::vector<uint8_t>& usable,
+void PositionIndex::build(const std::vector<BookEntry>& entries, const std::vector<uint8_t>& usable,
                           const std::vector<uint32_t>& move_begin,
                           const std::vector<MoveAttackers>& move_attackers) {
   *this = PositionIndex();
@@ -181,8 +180,12 @@ class PositionIndex::Search {
  public:
   Search(const PositionIndex& index, const shogi::Position& pos, int k, int max_distance,
          IndexSearchStats* stats)
-      : index_(index), query_(board_row(pos)), query_summary_(board_summary(query_)), k_(k),
-        bound_(max_distance), stats_(stats),
+      : index_(index),
+        query_(board_row(pos)),
+        query_summary_(board_summary(query_)),
+        k_(k),
+        bound_(max_distance),
+        stats_(stats),
         per_distance_(size_t(std::max(max_distance, 0)) + 1, 0) {
     hands_[0] = pos.hand(shogi::kBlack).raw();
     hands_[1] = pos.hand(shogi::kWhite).raw();
@@ -235,8 +238,8 @@ class PositionIndex::Search {
       uint32_t count = 0;
       for (uint32_t r = begin; r < end; ++r) {
         const BoardSummary& summary = index_.row_summary_[r];
-        const int row_bound = block_difference(query_summary_, summary) +
-                              std::abs(int(summary.spare[0]) - total_);
+        const int row_bound =
+            block_difference(query_summary_, summary) + std::abs(int(summary.spare[0]) - total_);
         candidates[count] = r;
         count += row_bound <= bound_;
       }
@@ -251,13 +254,13 @@ class PositionIndex::Search {
     const __m128i* q = reinterpret_cast<const __m128i*>(query_summary_.blocks);
     const __m128i* c = reinterpret_cast<const __m128i*>(chunk.common.blocks);
     const __m128i* k = reinterpret_cast<const __m128i*>(chunk.mask.blocks);
-    const __m128i differ0 = _mm_and_si128(_mm_xor_si128(_mm_load_si128(q), _mm_load_si128(c)),
-                                          _mm_load_si128(k));
+    const __m128i differ0 =
+        _mm_and_si128(_mm_xor_si128(_mm_load_si128(q), _mm_load_si128(c)), _mm_load_si128(k));
     const __m128i differ1 = _mm_and_si128(
         _mm_xor_si128(_mm_load_si128(q + 1), _mm_load_si128(c + 1)), _mm_load_si128(k + 1));
     // Plus the hand difference's bound from the range of hand totals.
-    const int hands = std::max({0, int(chunk.common.spare[0]) - total_,
-                                total_ - int(chunk.common.spare[1])});
+    const int hands =
+        std::max({0, int(chunk.common.spare[0]) - total_, total_ - int(chunk.common.spare[1])});
     return nonzero_blocks(differ0, differ1) + hands;
   }
 
@@ -308,23 +311,22 @@ std::vector<Neighbour> PositionIndex::nearest(const shogi::Position& pos,
 }
 
 std::vector<Neighbour> PositionIndex::nearest_by_scan(const shogi::Position& pos,
-                                                      const std::vector<QueryMove>& moves,
-                                                      int k, int max_distance) const {
+                                                      const std::vector<QueryMove>& moves, int k,
+                                                      int max_distance) const {
   const BoardRow query = board_row(pos);
   const uint32_t hands[2] = {pos.hand(shogi::kBlack).raw(), pos.hand(shogi::kWhite).raw()};
   std::vector<Neighbour> all;
   std::unordered_set<uint32_t> seen;
   for (uint32_t r = 0; r < rows_.size(); ++r) {
     if (row_side_[r] != pos.side_to_move()) continue;
-    const auto m = std::find_if(moves.begin(), moves.end(), [&](const QueryMove& q) {
-      return q.move.key16() == row_move_[r];
-    });
+    const auto m = std::find_if(moves.begin(), moves.end(),
+                                [&](const QueryMove& q) { return q.move.key16() == row_move_[r]; });
     if (m == moves.end() ||
         !attackers_compatible(row_attackers_[r], m->attackers, m->move.is_drop()))
       continue;
     const uint32_t row_hands[2] = {row_hands_[0][r], row_hands_[1][r]};
-    const int d = board_difference(query.squares, rows_[r].squares) +
-                  hand_difference(hands, row_hands);
+    const int d =
+        board_difference(query.squares, rows_[r].squares) + hand_difference(hands, row_hands);
     if (d <= max_distance && seen.insert(row_entry_[r]).second) all.push_back({row_entry_[r], d});
   }
   std::sort(all.begin(), all.end(), [](const Neighbour& a, const Neighbour& b) {

@@ -28,8 +28,8 @@ struct QueryMove {
 struct IndexSearchStats {
   uint64_t groups_visited = 0;  // groups whose chunk bounds were read
   uint64_t chunks_skipped = 0;  // chunks whose bound exceeded the k-th best
-  uint64_t rows_visited = 0;   // rows whose summary was read
-  uint64_t rows_compared = 0;  // full board compares
+  uint64_t rows_visited = 0;    // rows whose summary was read
+  uint64_t rows_compared = 0;   // full board compares
 };
 
 // The index holds one row per (book position, book move). A book position is retrieved
@@ -60,9 +60,7 @@ class PositionIndex {
              const std::vector<MoveAttackers>& move_attackers);
 
   // True when some book position of this side to move has this move (by its 16-bit key).
-  bool has_move(shogi::Color side, shogi::Move m) const {
-    return move_slot_[side][m.key16()] != 0;
-  }
+  bool has_move(shogi::Color side, shogi::Move m) const { return move_slot_[side][m.key16()] != 0; }
 
   // The book positions nearest to pos by simple difference among those within max_distance
   // that have a move passing the filters against `moves` (the query's legal moves with
@@ -85,7 +83,7 @@ class PositionIndex {
   struct MoveRows {  // the rows of one side to move and book move
     uint32_t group_begin, group_end;
   };
-  struct Group {  // the rows of one move with one attacker signature
+  struct Group {              // the rows of one move with one attacker signature
     MoveAttackers signature;  // enemy counts as 0 or 1
     uint32_t row_begin, row_end;
     uint32_t chunk_begin;  // the group's rows in chunks of kChunkRows, the last one shorter

@@ -5,10 +5,10 @@
 #include <charconv>
 #include <unordered_map>
 
-#include "book/book_plies.h"
-#include "shogi/notation.h"
 #include "base/text_lines.h"
 #include "base/words.h"
+#include "book/book_plies.h"
+#include "shogi/notation.h"
 
 namespace book {
 
@@ -29,7 +29,7 @@ int16_t clamp16(int64_t v) { return int16_t(std::clamp<int64_t>(v, -32767, 32767
 }  // namespace
 
 base::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
-                                          BookBuilder& out, ImportStats& stats) {
+                                        BookBuilder& out, ImportStats& stats) {
   shogi::Position pos;
   enum class Block { kNone, kValid, kSkipped } block = Block::kNone;
   base::TextLines lines(text);
@@ -85,8 +85,7 @@ base::Status import_yaneuraou_book_text(std::string_view text, std::string_view 
   return base::Status::ok();
 }
 
-base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out,
-                                     ImportStats& stats) {
+base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, ImportStats& stats) {
   std::string text;
   base::Status s = read_whole_file(path, text);
   if (!s) return s;
@@ -95,7 +94,7 @@ base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out,
 }
 
 base::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
-                                    size_t* positions) {
+                                  size_t* positions) {
   const std::unordered_map<uint64_t, int> plies = book_plies(entries);
   std::unordered_map<uint64_t, size_t> index_of;
   index_of.reserve(entries.size());

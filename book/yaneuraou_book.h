@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "book/book_builder.h"
 #include "book/book_entry.h"
-#include "base/status.h"
 
 namespace book {
 
@@ -26,7 +26,7 @@ namespace book {
 // sources kSourceYaneuraou. A malformed line is an error ("NAME:LINE: message"); a position
 // that breaks the rules or a move that is not legal is skipped with a warning in stats.
 base::Status import_yaneuraou_book_text(std::string_view text, std::string_view name,
-                                          BookBuilder& out, ImportStats& stats);
+                                        BookBuilder& out, ImportStats& stats);
 base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, ImportStats& stats);
 
 // Export: the header, then the entries sorted by SFEN (without move number, the order
@@ -36,6 +36,6 @@ base::Status import_yaneuraou_book(const std::string& path, BookBuilder& out, Im
 // it (or "none"), and no value written as "0 0". Wins, losses and sources are not written.
 // Returns the number of positions written through `positions` when given.
 base::Status write_yaneuraou_book(const std::vector<BookEntry>& entries, std::ostream& out,
-                                    size_t* positions = nullptr);
+                                  size_t* positions = nullptr);
 
 }  // namespace book

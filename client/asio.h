@@ -2,6 +2,5 @@
 // without including <utility>, which g++ 12 in C++20 mode refuses: include it first.
 #pragma once
 
-#include <utility>
-
 #include <boost/asio.hpp>
+#include <utility>

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <vector>
 
+#include "base/shipped_file.h"
 #include "book/engine_book.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
-#include "base/shipped_file.h"
 
 namespace client {
 namespace {
@@ -53,8 +53,9 @@ base::Status BookPlayer::open(const BookPlayOptions& options) {
   if (options.max_ply < 0) return base::Status::error("book: max_ply must not be negative");
   if (!(options.min_weight >= 0 && options.min_weight <= 1))
     return base::Status::error("book: min_weight must be between 0 and 1");
-  const std::string path =
-      options.path.empty() || options.path == "default" ? base::default_book_directory() : options.path;
+  const std::string path = options.path.empty() || options.path == "default"
+                               ? base::default_book_directory()
+                               : options.path;
   // load_engine_book reads every entry and closes the directory (waiting out another
   // process's load), as the engine does at isready; nothing keeps LevelDB's lock.
   std::shared_ptr<const engine::BookAdvisor> loaded;
@@ -83,7 +84,8 @@ std::optional<BookPlay> BookPlayer::choose(const shogi::Position& pos) const {
     if (s.weight > 0 && s.weight >= options_.min_weight && legal.contains(s.move))
       kept.push_back(s);
   if (kept.empty()) return std::nullopt;
-  const engine::BookSuggestion& chosen = kept[engine::pick_book_suggestion(kept, options_.weighted, random_)];
+  const engine::BookSuggestion& chosen =
+      kept[engine::pick_book_suggestion(kept, options_.weighted, random_)];
 
   BookPlay play;
   play.move = chosen.move;

@@ -14,9 +14,9 @@
 #include <random>
 #include <string>
 
+#include "base/status.h"
 #include "engine/book_advisor.h"
 #include "shogi/position.h"
-#include "base/status.h"
 #include "shogi/types.h"
 
 namespace book {
@@ -50,7 +50,7 @@ struct BookPlayOptions {
 
 // A book move chosen for a position.
 struct BookPlay {
-  shogi::Move move;    // legal in the position
+  shogi::Move move;     // legal in the position
   double weight = 0;    // its share of the book's suggestions here (before min_weight)
   uint32_t count = 0;   // the book's count of it (summed over the retrieved positions)
   int choices = 0;      // the suggestions it was chosen from (after min_weight)

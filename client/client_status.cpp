@@ -9,10 +9,10 @@
 #include <sstream>
 #include <vector>
 
+#include "base/version.h"
 #include "client/game_files.h"
 #include "shogi/csa_notation.h"
 #include "shogi/notation.h"
-#include "base/version.h"
 
 namespace client {
 

@@ -19,10 +19,14 @@ constexpr size_t kLogFiles = 5;
 
 spdlog::level::level_enum spd_level(LogLevel l) {
   switch (l) {
-    case LogLevel::kDebug: return spdlog::level::debug;
-    case LogLevel::kInfo: return spdlog::level::info;
-    case LogLevel::kWarning: return spdlog::level::warn;
-    case LogLevel::kError: return spdlog::level::err;
+    case LogLevel::kDebug:
+      return spdlog::level::debug;
+    case LogLevel::kInfo:
+      return spdlog::level::info;
+    case LogLevel::kWarning:
+      return spdlog::level::warn;
+    case LogLevel::kError:
+      return spdlog::level::err;
   }
   return spdlog::level::info;
 }
@@ -139,9 +143,9 @@ int CsaClient::run() {
       continue;
     }
     const int idle_s = config_.effective_idle_timeout_s();
-    const int64_t idle_deadline =
-        transport_.is_open() && idle_s > 0 ? last_received_ms_ + 1000 * int64_t(idle_s)
-                                           : CsaSession::kNever;
+    const int64_t idle_deadline = transport_.is_open() && idle_s > 0
+                                      ? last_received_ms_ + 1000 * int64_t(idle_s)
+                                      : CsaSession::kNever;
     if (now >= idle_deadline) {
       log_->error("nothing received for {} s: taking the connection as dead", idle_s);
       transport_.close();
@@ -217,8 +221,7 @@ void CsaClient::handle(const Event& event) { handle(event, now_ms()); }
 
 void CsaClient::handle(const Event& event, int64_t at_ms) {
   const CsaSession::State before = session_->state();
-  if (std::holds_alternative<event::Disconnected>(event) &&
-      before == CsaSession::State::kLoggingIn)
+  if (std::holds_alternative<event::Disconnected>(event) && before == CsaSession::State::kLoggingIn)
     ++failures_;  // dropped before the login completed (a game cut is no failed connection)
   for (const Action& a : session_->handle(at_ms, event)) execute(a);
   const CsaSession::State after = session_->state();
@@ -339,8 +342,8 @@ void CsaClient::check_quit() {
   const bool first = quit_seen_ == 0;
   quit_seen_ = n;
   const bool immediate = !first || n >= 2 || quit_immediate_.load() || config_.resign_on_quit;
-  log_->warn("quit requested: {}", immediate ? "resigning any game in progress"
-                                             : "finishing the game in progress");
+  log_->warn("quit requested: {}",
+             immediate ? "resigning any game in progress" : "finishing the game in progress");
   handle(event::QuitRequested{immediate});
 }
 
@@ -348,7 +351,8 @@ void CsaClient::log_line(char direction, const std::string& line) {
   std::string report;
   const bool allowed = lines_limit_.allow(std::string(1, direction), now_ms(), report);
   if (!report.empty()) log_->warn("lines {}", report);
-  if (allowed) log_->info("{} {}", direction, quote_line(session_->redact(line), kMaxLineLength + 1));
+  if (allowed)
+    log_->info("{} {}", direction, quote_line(session_->redact(line), kMaxLineLength + 1));
 }
 
 }  // namespace client

@@ -46,8 +46,7 @@ class Reader {
       if (it == handlers.end()) {
         std::string known;
         for (const auto& h : handlers) known += (known.empty() ? "" : ", ") + h.first;
-        return Status::error(origin(v) + ": unknown key '" + key + "' (known here: " + known +
-                             ")");
+        return Status::error(origin(v) + ": unknown key '" + key + "' (known here: " + known + ")");
       }
       if (Status st = it->second(v, key); !st) return st;
     }
@@ -85,12 +84,16 @@ class Reader {
   Handler number_key(double& out, double lo, double hi) const {
     return [this, &out, lo, hi](const TValue& v, const std::string& key) {
       double x;
-      if (v.is_floating()) x = v.as_floating();
-      else if (v.is_integer()) x = double(v.as_integer());
-      else return fail(v, key, "expected a number, got " + type_name(v));
+      if (v.is_floating())
+        x = v.as_floating();
+      else if (v.is_integer())
+        x = double(v.as_integer());
+      else
+        return fail(v, key, "expected a number, got " + type_name(v));
       if (!(x >= lo && x <= hi))
-        return fail(v, key, std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +
-                                std::to_string(hi));
+        return fail(v, key,
+                    std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +
+                        std::to_string(hi));
       out = x;
       return Status::ok();
     };
@@ -124,14 +127,22 @@ class Reader {
 
   static std::string type_name(const TValue& v) {
     switch (v.type()) {
-      case toml::value_t::boolean: return "a boolean";
-      case toml::value_t::integer: return "an integer";
-      case toml::value_t::floating: return "a float";
-      case toml::value_t::string: return "a string";
-      case toml::value_t::array: return "an array";
-      case toml::value_t::table: return "a table";
-      case toml::value_t::empty: return "nothing";
-      default: return "a date or time";
+      case toml::value_t::boolean:
+        return "a boolean";
+      case toml::value_t::integer:
+        return "an integer";
+      case toml::value_t::floating:
+        return "a float";
+      case toml::value_t::string:
+        return "a string";
+      case toml::value_t::array:
+        return "an array";
+      case toml::value_t::table:
+        return "a table";
+      case toml::value_t::empty:
+        return "nothing";
+      default:
+        return "a date or time";
     }
   }
 
@@ -145,9 +156,10 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
   int on_quit = c.resign_on_quit ? 1 : 0;
   const std::vector<std::string> book_modes = {"relation", "simple", "exact", "off"};
   const std::vector<std::string> move_choices = {"", "play", "guide"};
-  int book_mode = int(std::find(book_modes.begin(), book_modes.end(), c.book_mode) - book_modes.begin());
-  int move_choice =
-      int(std::find(move_choices.begin(), move_choices.end(), c.book_move_choice) - move_choices.begin());
+  int book_mode =
+      int(std::find(book_modes.begin(), book_modes.end(), c.book_mode) - book_modes.begin());
+  int move_choice = int(std::find(move_choices.begin(), move_choices.end(), c.book_move_choice) -
+                        move_choices.begin());
   std::string port_origin, reconnect_origin;
   const TValue* reconnect_max_value = nullptr;
 
@@ -162,12 +174,15 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
     for (const auto& [name, value] : v.as_table()) {
       const std::string k = key + "." + name;
       std::string text;
-      if (value.is_string()) text = value.as_string().str;
-      else if (value.is_integer()) text = std::to_string(value.as_integer());
-      else if (value.is_boolean()) text = value.as_boolean() ? "true" : "false";
+      if (value.is_string())
+        text = value.as_string().str;
+      else if (value.is_integer())
+        text = std::to_string(value.as_integer());
+      else if (value.is_boolean())
+        text = value.as_boolean() ? "true" : "false";
       else
-        return r.fail(value, k, "expected a string, integer or boolean, got " +
-                                    Reader::type_name(value));
+        return r.fail(value, k,
+                      "expected a string, integer or boolean, got " + Reader::type_name(value));
       c.usi_options.push_back({name, text, r.origin(value)});
     }
     return Status::ok();
@@ -177,9 +192,12 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
     if (Status st = r.strings_key(formats)(v, key); !st) return st;
     c.record_csa = c.record_kif = false;
     for (const std::string& f : formats) {
-      if (f == "csa") c.record_csa = true;
-      else if (f == "kif") c.record_kif = true;
-      else return r.fail(v, key, "'" + f + "' is not one of \"csa\", \"kif\"");
+      if (f == "csa")
+        c.record_csa = true;
+      else if (f == "kif")
+        c.record_kif = true;
+      else
+        return r.fail(v, key, "'" + f + "' is not one of \"csa\", \"kif\"");
     }
     if (!c.record_csa && !c.record_kif) return r.fail(v, key, "no record format");
     return Status::ok();
@@ -255,18 +273,18 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
   c.book_mode = book_modes[size_t(book_mode)];
   c.book_move_choice = move_choices[size_t(move_choice)];
   if (c.book_move_choice == "guide" && !c.engine_command.empty())
-    return Status::error(file + ": book.move_choice \"guide\" (bonuses inside the search) is for "
-                                "the built-in engine only; an external engine (engine.command) "
-                                "takes \"play\"");
+    return Status::error(file +
+                         ": book.move_choice \"guide\" (bonuses inside the search) is for "
+                         "the built-in engine only; an external engine (engine.command) "
+                         "takes \"play\"");
   if (c.reconnect_max_s < c.reconnect_initial_s)
-    return reconnect_max_value
-               ? r.fail(*reconnect_max_value, "session.reconnect_max_s",
-                        "less than session.reconnect_initial_s (" +
-                            std::to_string(c.reconnect_initial_s) + ")")
-               : Status::error(file + ": session.reconnect_initial_s (" +
-                               std::to_string(c.reconnect_initial_s) +
-                               ") is more than session.reconnect_max_s (" +
-                               std::to_string(c.reconnect_max_s) + ")");
+    return reconnect_max_value ? r.fail(*reconnect_max_value, "session.reconnect_max_s",
+                                        "less than session.reconnect_initial_s (" +
+                                            std::to_string(c.reconnect_initial_s) + ")")
+                               : Status::error(file + ": session.reconnect_initial_s (" +
+                                               std::to_string(c.reconnect_initial_s) +
+                                               ") is more than session.reconnect_max_s (" +
+                                               std::to_string(c.reconnect_max_s) + ")");
   if (c.host.empty()) return Status::error(file + ": server.host is empty");
   if (c.log_dir.empty() || c.record_dir.empty())
     return Status::error(file + ": log.log_dir and log.record_dir must not be empty");
@@ -338,8 +356,9 @@ Status validate_for_login(const CsaConfig& c) {
                          "server.trip, or the environment variable " + kPasswordEnv + " or " +
                          kTripEnv);
   if (!is_valid_password(pw))  // never print it: it is a secret
-    return Status::error("the login password is not valid (1 to 256 printable ASCII "
-                         "characters without spaces)");
+    return Status::error(
+        "the login password is not valid (1 to 256 printable ASCII "
+        "characters without spaces)");
   return Status::ok();
 }
 

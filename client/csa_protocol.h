@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
 #include "shogi/csa_record.h"
 #include "shogi/position.h"
-#include "base/status.h"
 #include "shogi/types.h"
 
 namespace client {

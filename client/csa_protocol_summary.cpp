@@ -270,7 +270,7 @@ SummaryParser::Result SummaryParser::finish(std::string_view line) {
   }
   GameSummary& s = summary_;
   if (Status st = shogi::parse_csa_position(position_lines_, position_first_line_, "Game_Summary",
-                                             s.initial);
+                                            s.initial);
       !st)
     return fail(line, st.message());
   shogi::Position pos;

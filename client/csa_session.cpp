@@ -70,8 +70,9 @@ std::vector<Action> CsaSession::handle(int64_t now_ms, const Event& e) {
           if (!is_valid_login_name(config_.name) || !is_valid_password(config_.password))
             return finish(false, "invalid login name or password in the configuration");
           // In x1 mode the game name and colour go out in %%GAME: one token each.
-          if (config_.x1 && (!is_valid_password(config_.x1_game_name) ||
-                             std::string_view("+-*").find(config_.x1_color) == std::string_view::npos))
+          if (config_.x1 &&
+              (!is_valid_password(config_.x1_game_name) ||
+               std::string_view("+-*").find(config_.x1_color) == std::string_view::npos))
             return finish(false, "invalid x1 game name or colour in the configuration");
           state_ = State::kConnecting;
           actions_.push_back(action::Connect{0});
@@ -502,7 +503,8 @@ void CsaSession::apply_move(const ServerLine& line) {
   }
   // A ponder search on the move just played becomes our move's search below; on another
   // move it is stopped.
-  const bool ponder_hit = pondering_ && mover != us_ && shogi::format_usi_move(m) == ponder_move_usi_;
+  const bool ponder_hit =
+      pondering_ && mover != us_ && shogi::format_usi_move(m) == ponder_move_usi_;
   if (ponder_hit) pondering_ = false;
   stop_search();  // a search only runs when the server played for us, or out of turn
   shogi::CsaRecordMove rm{m, text, std::nullopt, {}};
@@ -529,7 +531,8 @@ void CsaSession::apply_move(const ServerLine& line) {
     if (sent_move_ != text) expected_reply_ = shogi::kMoveNone;
     sent_move_.clear();
   } else if (!line.move.comment.empty()) {
-    rm.comments.push_back(line.move.comment);  // the opponent's floodgate comment, as floodgate keeps it
+    rm.comments.push_back(
+        line.move.comment);  // the opponent's floodgate comment, as floodgate keeps it
   }
   position_.do_move(m);
   usi_moves_.push_back(shogi::format_usi_move(m));
@@ -557,8 +560,8 @@ void CsaSession::apply_move(const ServerLine& line) {
   stop_sent_ = false;
   SearchRequest r = search_request();
   search_deadline_ms_ = r.deadline_ms;
-  log(LogLevel::kDebug, "ponderhit after " + std::to_string(now_ms_ - ponder_start_ms_) +
-                            " ms of pondering");
+  log(LogLevel::kDebug,
+      "ponderhit after " + std::to_string(now_ms_ - ponder_start_ms_) + " ms of pondering");
   actions_.push_back(action::PonderHit{search_id_, std::move(r)});
 }
 
@@ -612,7 +615,7 @@ void CsaSession::end_game(std::optional<GameOutcome> outcome) {
     case GameEndReason::kIllegalAction: {
       const Color loser = outcome == GameOutcome::kLose ? us_ : ~us_;
       special = loser == shogi::kBlack ? CsaSpecialMove::kBlackIllegalAction
-                                        : CsaSpecialMove::kWhiteIllegalAction;
+                                       : CsaSpecialMove::kWhiteIllegalAction;
       break;
     }
     case GameEndReason::kNone:

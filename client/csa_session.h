@@ -25,8 +25,8 @@
 
 #include "client/csa_protocol.h"
 #include "client/game_clock.h"
-#include "shogi/csa_record.h"
 #include "engine/engine.h"
+#include "shogi/csa_record.h"
 #include "shogi/position.h"
 
 namespace client {
@@ -178,8 +178,8 @@ struct Finished {
 }  // namespace action
 using Action =
     std::variant<action::Connect, action::Close, action::SendLine, action::StartSearch,
-                 action::StopSearch, action::PonderHit, action::GameStarted, action::GameEnded, action::GameRejected,
-                 action::RecordUpdated, action::Log, action::Finished>;
+                 action::StopSearch, action::PonderHit, action::GameStarted, action::GameEnded,
+                 action::GameRejected, action::RecordUpdated, action::Log, action::Finished>;
 
 // The client session. Not thread-safe: one driver feeds it.
 class CsaSession {

@@ -24,8 +24,10 @@ EngineMove engine_move_from(const engine::SearchResult& result,
   m.move = result.best;
   // kValueNone: the search stopped before its first iteration ended (no value to show).
   if (result.score != shogi::kValueNone) m.score = result.score;
-  if (!last_pv.empty() && last_pv.front() == result.best) m.pv = last_pv;
-  else m.pv.push_back(result.best);
+  if (!last_pv.empty() && last_pv.front() == result.best)
+    m.pv = last_pv;
+  else
+    m.pv.push_back(result.best);
   return m;
 }
 
@@ -89,7 +91,8 @@ Status EngineAdapter::configure(const CsaConfig& c) {
         {"BookMaxDistance", std::to_string(c.book_max_distance)},
     };
     for (const auto& [name, value] : book)
-      if (Status st = engine_.set_option(name, value); !st) return Status::error("book: " + st.message());
+      if (Status st = engine_.set_option(name, value); !st)
+        return Status::error("book: " + st.message());
   }
   for (const CsaConfig::UsiOption& o : c.usi_options)
     if (Status st = engine_.set_option(o.name, o.value); !st)

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
 #include "client/csa_config.h"
 #include "client/csa_session.h"
 #include "engine/engine.h"
-#include "base/status.h"
 
 namespace client {
 

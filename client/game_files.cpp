@@ -35,11 +35,16 @@ std::string safe_file_name(const std::string& game_id) {
 const char* outcome_word(const std::optional<GameOutcome>& o) {
   if (!o) return "CUT";
   switch (*o) {
-    case GameOutcome::kWin: return "WIN";
-    case GameOutcome::kLose: return "LOSE";
-    case GameOutcome::kDraw: return "DRAW";
-    case GameOutcome::kCensored: return "CENSORED";
-    case GameOutcome::kChudan: return "CHUDAN";
+    case GameOutcome::kWin:
+      return "WIN";
+    case GameOutcome::kLose:
+      return "LOSE";
+    case GameOutcome::kDraw:
+      return "DRAW";
+    case GameOutcome::kCensored:
+      return "CENSORED";
+    case GameOutcome::kChudan:
+      return "CHUDAN";
   }
   return "?";
 }
@@ -122,8 +127,7 @@ Status GameFiles::write_record(const shogi::CsaRecord& record) {
         !st)
       return st;
   if (write_kif_)
-    if (Status st = base::replace_file(kif_path_, shogi::write_kif_record(r), sync); !st)
-      return st;
+    if (Status st = base::replace_file(kif_path_, shogi::write_kif_record(r), sync); !st) return st;
   named_ = true;
   return Status::ok();
 }
@@ -135,9 +139,9 @@ Status GameFiles::append_result(const GameResult& result, const GameSummary& sum
   if (!reason.empty() && reason[0] == '#') reason.erase(0, 1);
   std::ostringstream out;
   out << local_time_text(true) << '\t' << cell(result.game_id) << '\t'
-      << cell(summary.names[shogi::kBlack]) << '\t' << cell(summary.names[shogi::kWhite])
-      << '\t' << (us == shogi::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome)
-      << '\t' << cell(reason) << '\t' << result.plies << '\t' << cell(record_path()) << '\t'
+      << cell(summary.names[shogi::kBlack]) << '\t' << cell(summary.names[shogi::kWhite]) << '\t'
+      << (us == shogi::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome) << '\t'
+      << cell(reason) << '\t' << result.plies << '\t' << cell(record_path()) << '\t'
       << result.ponder_hits << '/' << result.ponder_searches << '\t' << result.ponder_hit_ms
       << '\n';
   // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.

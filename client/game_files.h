@@ -4,7 +4,8 @@
 // A record is written to "<dir>/<Game_ID>.csa.tmp", synced, then renamed over
 // "<dir>/<Game_ID>.csa" (and the same for the KIF record, "<Game_ID>.kifu"): a crash leaves
 // the previous complete version, so at most the last move is lost. The names are claimed at
-// the game's start (created exclusively), so clients sharing a directory never share a file. The directory is synced once the record's name exists. The summary
+// the game's start (created exclusively), so clients sharing a directory never share a file. The
+// directory is synced once the record's name exists. The summary
 // "<dir>/results.txt" gets one tab-separated line per game:
 //   end time (local, ISO 8601)  Game_ID  black  white  our colour (+/-)  outcome  reason
 //   plies  record file  ponder hits/ponder searches  ms pondered before the hits
@@ -14,10 +15,10 @@
 
 #include <string>
 
+#include "base/status.h"
 #include "client/csa_protocol.h"
 #include "client/csa_session.h"
 #include "shogi/csa_record.h"
-#include "base/status.h"
 
 namespace client {
 
@@ -38,8 +39,7 @@ class GameFiles {
   // Writes the current game's record (temp file, fsync, rename).
   base::Status write_record(const shogi::CsaRecord& record);
   // Appends the game's line to results.txt and syncs it.
-  base::Status append_result(const GameResult& result, const GameSummary& summary,
-                               shogi::Color us);
+  base::Status append_result(const GameResult& result, const GameSummary& summary, shogi::Color us);
 
   // The CSA record's path, or the KIF record's when only KIF is written.
   const std::string& record_path() const { return write_csa_ ? path_ : kif_path_; }

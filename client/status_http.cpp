@@ -123,7 +123,8 @@ bool is_loopback_name(std::string_view host) {
         return std::tolower(static_cast<unsigned char>(a)) == b;
       }))
     return true;
-  return host.starts_with("127.") && host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return host.starts_with("127.") &&
+         host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
 namespace {

@@ -1009,8 +1009,10 @@ std::string status_page_html_with(std::string_view initial_json) {
   // '<' only occurs inside JSON strings, where \u003c is the same text and can start no tag
   // (no "</script>", no "<!--") inside the element.
   for (char c : initial_json) {
-    if (c == '<') json += "\\u003c";
-    else json += c;
+    if (c == '<')
+      json += "\\u003c";
+    else
+      json += c;
   }
   page.insert(page.find(kSlot) + kSlot.size(), json);
   return page;

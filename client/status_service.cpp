@@ -64,9 +64,9 @@ base::Status validate_status_page(int port, const std::string& bind, const std::
   if (port == 0) return base::Status::ok();
   if (!is_loopback_name(bind) && token.empty())
     return base::Status::error("status.bind \"" + bind.substr(0, 64) +
-                                 "\" is not a loopback address: the status page then needs "
-                                 "status.token (or the environment variable " +
-                                 kStatusTokenEnv + ")");
+                               "\" is not a loopback address: the status page then needs "
+                               "status.token (or the environment variable " +
+                               kStatusTokenEnv + ")");
   for (char ch : token)
     if (ch <= ' ' || ch > '~')
       return base::Status::error("status.token must be printable ASCII without spaces");

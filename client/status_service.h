@@ -13,8 +13,8 @@
 #include <memory>
 #include <string>
 
-#include "client/status_board.h"
 #include "base/status.h"
+#include "client/status_board.h"
 
 namespace client {
 

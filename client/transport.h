@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "client/csa_protocol.h"
 #include "base/status.h"
+#include "client/csa_protocol.h"
 
 namespace client {
 

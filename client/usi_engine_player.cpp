@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "base/words.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
-#include "base/words.h"
 #include "usi/usi_info.h"
 
 namespace client {
@@ -17,9 +17,9 @@ using Words = std::vector<std::string_view>;
 
 namespace {
 
-constexpr int64_t kPollMs = 10;             // the engine thread's longest wait for a line
+constexpr int64_t kPollMs = 10;  // the engine thread's longest wait for a line
 constexpr int64_t kMaxRelaunchDelayMs = 30000;
-constexpr int64_t kQuitWaitMs = 1000;       // for the engine to exit after quit
+constexpr int64_t kQuitWaitMs = 1000;  // for the engine to exit after quit
 
 bool starts_with_word(std::string_view line, std::string_view word) {
   return line.substr(0, word.size()) == word &&
@@ -30,7 +30,7 @@ bool starts_with_word(std::string_view line, std::string_view word) {
 std::string position_command(const SearchRequest& r) {
   std::string s = "position ";
   s += r.sfen == shogi::Position::kStartSfen || r.sfen == "startpos" ? std::string("startpos")
-                                                                       : "sfen " + r.sfen;
+                                                                     : "sfen " + r.sfen;
   if (!r.usi_moves.empty()) {
     s += " moves";
     for (const std::string& m : r.usi_moves) s += " " + m;
@@ -70,8 +70,7 @@ shogi::Value value_of(const usi::SearchScore& s) {
 }
 
 // The moves of a PV read over `pos`, up to the first one that is not legal there.
-std::vector<shogi::Move> read_pv(shogi::Position pos, const Words& words,
-                                  size_t first) {
+std::vector<shogi::Move> read_pv(shogi::Position pos, const Words& words, size_t first) {
   std::vector<shogi::Move> pv;
   for (size_t i = first; i < words.size() && pv.size() < 64; ++i) {
     shogi::Move m;
@@ -150,7 +149,8 @@ int UsiEnginePlayer::replaced_answers() const {
 }
 
 Status UsiEnginePlayer::prepare() {
-  if (Status st = fallback_.prepare(); !st) return Status::error("built-in engine: " + st.message());
+  if (Status st = fallback_.prepare(); !st)
+    return Status::error("built-in engine: " + st.message());
   if (settings_.command.empty()) return Status::error("engine.command is empty");
   if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   std::unique_lock<std::mutex> lock(mutex_);
@@ -213,9 +213,8 @@ void UsiEnginePlayer::wait() {
     std::unique_lock<std::mutex> lock(mutex_);
     // Bounded: every search still running has been told to stop, and gets the fallback's
     // answer kStopGraceMs after that at the latest.
-    cv_.wait_for(lock, Milliseconds(5000), [&] {
-      return active_searches_ == 0 && commands_.empty() && !busy_;
-    });
+    cv_.wait_for(lock, Milliseconds(5000),
+                 [&] { return active_searches_ == 0 && commands_.empty() && !busy_; });
     answers_closed_ = true;
   }
   fallback_.wait();
@@ -410,8 +409,9 @@ bool UsiEnginePlayer::launch() {
     if (process_) process_->stop(Clock::now());
     alive_ = false;
     ++consecutive_failures_;
-    next_launch_ = Clock::now() + Milliseconds(std::min<int64_t>(
-                                      kMaxRelaunchDelayMs, 1000LL << std::min(consecutive_failures_, 5)));
+    next_launch_ =
+        Clock::now() + Milliseconds(std::min<int64_t>(
+                           kMaxRelaunchDelayMs, 1000LL << std::min(consecutive_failures_, 5)));
   } else {
     consecutive_failures_ = 0;
   }
@@ -438,8 +438,8 @@ void UsiEnginePlayer::send_game_options() {
     if (offered_.count(r.option)) {
       send(std::string("setoption name ") + r.option + " value " + r.value);
     } else if (skipped_logged_.insert(r.option).second) {
-      log(LogLevel::kInfo, std::string("the engine does not offer ") + r.option + ": " + r.what +
-                               " not told to it");
+      log(LogLevel::kInfo,
+          std::string("the engine does not offer ") + r.option + ": " + r.what + " not told to it");
     }
   }
 }
@@ -509,8 +509,10 @@ void UsiEnginePlayer::execute(Command& c) {
         if (it->bestmove_read) {  // held: its bestmove came already
           Go g = std::move(*it);
           it = gos_.erase(it);
-          if (g.wanted && g.held) answer(g, *g.held);
-          else answer(g, EngineMove{});
+          if (g.wanted && g.held)
+            answer(g, *g.held);
+          else
+            answer(g, EngineMove{});
           continue;
         }
         if (!it->stop_sent) {
@@ -673,8 +675,8 @@ void UsiEnginePlayer::engine_lost(const std::string& why) {
       log(LogLevel::kWarning, "it died on '" + last_go_ + "': no pondering with it from now on");
     } else if (increment_ok_ && last_go_.find(" binc ") != std::string::npos) {
       increment_ok_ = false;
-      log(LogLevel::kWarning, "it died on '" + last_go_ +
-                                  "': the increment goes inside btime/wtime only from now on");
+      log(LogLevel::kWarning,
+          "it died on '" + last_go_ + "': the increment goes inside btime/wtime only from now on");
     }
   }
   last_go_.clear();
@@ -684,10 +686,14 @@ void UsiEnginePlayer::engine_lost(const std::string& why) {
   std::deque<Go> gos;
   gos.swap(gos_);
   for (Go& g : gos) {
-    if (!g.wanted) answer(g, EngineMove{});
-    else if (g.pondering) orphans_.push_back(std::move(g));  // a ponderhit searches afresh
-    else if (g.held) answer(g, *g.held);
-    else fallback(g, "the engine was lost (" + why + ")");
+    if (!g.wanted)
+      answer(g, EngineMove{});
+    else if (g.pondering)
+      orphans_.push_back(std::move(g));  // a ponderhit searches afresh
+    else if (g.held)
+      answer(g, *g.held);
+    else
+      fallback(g, "the engine was lost (" + why + ")");
   }
 }
 
@@ -709,7 +715,8 @@ void UsiEnginePlayer::fallback(Go& g, const std::string& why) {
   r.limits = engine::SearchLimits();
   r.limits.movetime_ms = settings_.fallback_ms;
   auto shared = std::make_shared<Go>(std::move(g));
-  fallback_.start(r, [this, shared](uint64_t, EngineMove move) { answer(*shared, std::move(move)); });
+  fallback_.start(r,
+                  [this, shared](uint64_t, EngineMove move) { answer(*shared, std::move(move)); });
 }
 
 }  // namespace client

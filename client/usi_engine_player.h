@@ -46,18 +46,18 @@ namespace client {
 
 // How to run the external engine: the [engine] keys of the configuration.
 struct UsiEngineSettings {
-  std::string command;                   // the program
-  std::vector<std::string> args;         // its arguments
-  std::string working_dir;               // "" = ours
+  std::string command;                                       // the program
+  std::vector<std::string> args;                             // its arguments
+  std::string working_dir;                                   // "" = ours
   std::vector<std::pair<std::string, std::string>> options;  // [engine.usi], in order
-  int hash_mb = 256;                     // USI_Hash
-  int threads = 1;                       // Threads, when the engine offers it
-  bool ponder = false;                   // USI_Ponder
-  int64_t startup_timeout_ms = 30000;    // start to usiok
-  int64_t isready_timeout_ms = 120000;   // isready to readyok (loading a large net)
-  bool restart_every_game = false;       // a new process for every game
-  bool send_increment = true;            // binc/winc; false: the increment inside btime/wtime
-  std::string stderr_path;               // the engine's standard error; "" = discarded
+  int hash_mb = 256;                                         // USI_Hash
+  int threads = 1;                                           // Threads, when the engine offers it
+  bool ponder = false;                                       // USI_Ponder
+  int64_t startup_timeout_ms = 30000;                        // start to usiok
+  int64_t isready_timeout_ms = 120000;  // isready to readyok (loading a large net)
+  bool restart_every_game = false;      // a new process for every game
+  bool send_increment = true;           // binc/winc; false: the increment inside btime/wtime
+  std::string stderr_path;              // the engine's standard error; "" = discarded
   // The fallback's search (the built-in engine) when the engine cannot answer: ms.
   int64_t fallback_ms = 150;
 };
@@ -111,7 +111,7 @@ class UsiEnginePlayer : public EnginePlayer {
     SearchRequest request;
     AnswerCallback answer;
     shogi::Position position;  // where the bestmove and the PV are read
-    bool pondering = false;     // go ponder, neither ponderhit nor stop sent yet
+    bool pondering = false;    // go ponder, neither ponderhit nor stop sent yet
     bool stop_sent = false;
     Clock::time_point stop_time;
     Clock::time_point deadline;  // for the fallback: when the move is due (local)
@@ -155,9 +155,9 @@ class UsiEnginePlayer : public EnginePlayer {
   std::condition_variable cv_;
   std::deque<Command> commands_;
   std::optional<base::Status> launch_status_;  // the first launch's outcome, for prepare()
-  bool busy_ = false;                            // the engine thread is executing commands
-  size_t active_searches_ = 0;                   // gos waiting for an answer, and fallbacks
-  bool answers_closed_ = false;                  // wait() has returned: no more answers
+  bool busy_ = false;                          // the engine thread is executing commands
+  size_t active_searches_ = 0;                 // gos waiting for an answer, and fallbacks
+  bool answers_closed_ = false;                // wait() has returned: no more answers
   std::string engine_name_;
   int starts_ = 0;
   int replaced_ = 0;
@@ -166,7 +166,7 @@ class UsiEnginePlayer : public EnginePlayer {
   // The engine thread's own.
   std::unique_ptr<usi::UsiEngineProcess> process_;
   bool alive_ = false;
-  bool process_played_ = false;  // the process has begun a game (usinewgame)
+  bool process_played_ = false;    // the process has begun a game (usinewgame)
   std::set<std::string> offered_;  // the option names of the engine's "option name" lines
   std::set<std::string> skipped_logged_;
   std::set<std::string> ready_errors_logged_;  // the engine's errors at isready, logged once

@@ -1,12 +1,12 @@
 // The move-generation benchmark: times perft over positions with published counts (a fixed
 // suite, or the lines of a perft reference file).
 #include "engine/benchmark.h"
-#include "engine/names.h"
 
 #include <chrono>
 #include <cstdio>
 #include <sstream>
 
+#include "engine/names.h"
 #include "shogi/perft.h"
 #include "shogi/position.h"
 
@@ -15,8 +15,7 @@ namespace engine {
 const std::vector<PerftBenchCase>& perft_bench_suite() {
   static const std::vector<PerftBenchCase> suite = {
       {"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 6, 547581517ULL},
-      {"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 4,
-       516925165ULL},
+      {"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 4, 516925165ULL},
       {"l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91", 4,
        129175973ULL},
       {"9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1", 3, 112911856ULL},

@@ -19,11 +19,11 @@ enum class BookMode { kOff, kExact, kSimple, kRelation };
 // What a probe asks for; the engine fills it from its Book* options.
 struct BookRequest {
   BookMode mode = BookMode::kRelation;
-  int k = 4;                     // similar positions kept (nearest first)
-  int max_distance = 12;         // squares + hand pieces; farther positions lend nothing
-  int narrow_cut_percent = 0;    // drop moves with less than this share of the count
-  int eval_diff_cp = 0;          // drop moves whose stored value trails the best by more; 0: off
-  int min_depth = 0;             // drop moves whose stored value is shallower; 0: off
+  int k = 4;                   // similar positions kept (nearest first)
+  int max_distance = 12;       // squares + hand pieces; farther positions lend nothing
+  int narrow_cut_percent = 0;  // drop moves with less than this share of the count
+  int eval_diff_cp = 0;        // drop moves whose stored value trails the best by more; 0: off
+  int min_depth = 0;           // drop moves whose stored value is shallower; 0: off
 };
 
 // One suggested move: legal in the probed position, weight in (0, 1], best first.
@@ -53,7 +53,8 @@ inline size_t pick_book_suggestion(const std::vector<BookSuggestion>& suggestion
 class BookAdvisor {
  public:
   virtual ~BookAdvisor() = default;
-  virtual std::vector<BookSuggestion> suggest(const Position& pos, const BookRequest& request) const = 0;
+  virtual std::vector<BookSuggestion> suggest(const Position& pos,
+                                              const BookRequest& request) const = 0;
 };
 
 }  // namespace engine

@@ -47,8 +47,7 @@ struct CorrectionHistory {
     bonus = bonus > kLimit / 4 ? kLimit / 4 : bonus < -kLimit / 4 ? -kLimit / 4 : bonus;
     update_history_entry(pawn[us][pawn_index(pos)], bonus, kLimit);
     if (previous.is_ok())
-      update_history_entry(previous_move[us][previous.piece_after()][previous.to()], bonus,
-                           kLimit);
+      update_history_entry(previous_move[us][previous.piece_after()][previous.to()], bonus, kLimit);
   }
 };
 

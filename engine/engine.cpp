@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/shipped_file.h"
 #include "engine/eval/weights.h"
 #include "engine/mate/svm_model.h"
-#include "shogi/notation.h"
-#include "engine/search.h"
-#include "base/shipped_file.h"
 #include "engine/names.h"
+#include "engine/search.h"
+#include "shogi/notation.h"
 
 namespace engine {
 namespace {
@@ -34,95 +34,100 @@ FutilityController::Mode futility_mode(const std::string& name) {
 
 Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // Default: 256. The transposition table in megabytes.
-  options_.add_spin("USI_Hash", 256, 1, 1 << 20,
-      "The transposition table, in MB.").on_change = [this](const Option& o) {
-    search_->resize_tt(size_t(o.as_int()));
-  };
-  options_.add_check("USI_Ponder", false,
+  options_.add_spin("USI_Hash", 256, 1, 1 << 20, "The transposition table, in MB.").on_change =
+      [this](const Option& o) { search_->resize_tt(size_t(o.as_int())); };
+  options_.add_check(
+      "USI_Ponder", false,
       "Whether the GUI may send go ponder (the engine ponders whenever it is asked).");
   // Default: 1. Search threads (Lazy SMP); with 1 the search is deterministic.
-  options_.add_spin("Threads", 1, 1, 512,
-      "Search threads (Lazy SMP); with 1 the search is deterministic.").on_change = [this](const Option& o) {
-    search_->set_threads(int(o.as_int()));
-  };
+  options_
+      .add_spin("Threads", 1, 1, 512,
+                "Search threads (Lazy SMP); with 1 the search is deterministic.")
+      .on_change = [this](const Option& o) { search_->set_threads(int(o.as_int())); };
   // Default: "default", the shipped data/weights/default.eval (learned; hand-set.eval beside it).
   // A file named *.nnue is an NNUE network (engine/nnue/network.h) and evaluates instead.
-  options_.add_filename("EvalFile", "default",
-      "The evaluation: default = the shipped data/weights/default.eval; a *.nnue file is an NNUE network.").on_change = [this](const Option&) {
-    weights_loaded_ = false;
-  };
+  options_
+      .add_filename("EvalFile", "default",
+                    "The evaluation: default = the shipped data/weights/default.eval; a *.nnue "
+                    "file is an NNUE network.")
+      .on_change = [this](const Option&) { weights_loaded_ = false; };
   // Default: fixed. Futility pruning margin: chosen by target precision (dynamic), fixed,
   // or off. Fixed is the default by measurement: with the shipped weights and book, dynamic
   // lost to it at every target swept, at fixed nodes and at 10+0.1 s (the commit messages).
-  options_.add_combo("FutilityMode", "fixed", {"dynamic", "paper", "fixed", "off"},
-      "Futility pruning's margin: fixed, chosen online by target precision (dynamic; paper: the document's plain method), or off.").on_change =
-      [this](const Option&) { apply_futility(); };
+  options_
+      .add_combo("FutilityMode", "fixed", {"dynamic", "paper", "fixed", "off"},
+                 "Futility pruning's margin: fixed, chosen online by target precision (dynamic; "
+                 "paper: the document's plain method), or off.")
+      .on_change = [this](const Option&) { apply_futility(); };
   // Default: 60 (percent). The precision a dynamic margin must reach.
-  options_.add_spin("FutilityTargetPrecision", 60, 1, 100,
-      "The precision (%) a dynamic margin must reach.").on_change =
-      [this](const Option&) { apply_futility(); };
+  options_
+      .add_spin("FutilityTargetPrecision", 60, 1, 100,
+                "The precision (%) a dynamic margin must reach.")
+      .on_change = [this](const Option&) { apply_futility(); };
   // Default: 100 (centipawns, doubled at pre-frontier nodes). The margin of fixed mode,
   // chosen by self-play at several node counts against 50, 150 and 200
   // (docs/search-parameters.md).
-  options_.add_spin("FutilityMargin", FutilityController::kDefaultFixedMargin, 0, 5000,
-      "The fixed mode's margin, centipawns a ply (doubled at pre-frontier nodes).").on_change =
-      [this](const Option&) { apply_futility(); };
+  options_
+      .add_spin("FutilityMargin", FutilityController::kDefaultFixedMargin, 0, 5000,
+                "The fixed mode's margin, centipawns a ply (doubled at pre-frontier nodes).")
+      .on_change = [this](const Option&) { apply_futility(); };
   // Default: false (the statistics of each game start afresh, as in the source document).
   // Whether the dynamic statistics carry over from one game to the next.
-  options_.add_check("FutilityKeepStats", false,
-      "Whether the dynamic mode's statistics carry over from one game to the next.").on_change = [this](const Option& o) {
-    search_->set_keep_futility_stats(o.as_bool());
-  };
+  options_
+      .add_check("FutilityKeepStats", false,
+                 "Whether the dynamic mode's statistics carry over from one game to the next.")
+      .on_change = [this](const Option& o) { search_->set_keep_futility_stats(o.as_bool()); };
   // Default: 1. The number of best lines searched and reported (GUIs' analysis modes).
-  options_.add_spin("MultiPV", 1, 1, kMaxMultiPv,
-      "The number of best lines searched and reported (info ... multipv K).").on_change = [this](const Option& o) {
-    search_->set_multipv(int(o.as_int()));
-  };
+  options_
+      .add_spin("MultiPV", 1, 1, kMaxMultiPv,
+                "The number of best lines searched and reported (info ... multipv K).")
+      .on_change = [this](const Option& o) { search_->set_multipv(int(o.as_int())); };
   // The time options (TimeOptions in timeman.h). MoveOverhead is ours; the others have the
   // names and meanings of YaneuraOu's, which GUI users and operators know, but defaults that
   // leave MoveOverhead alone in charge.
   // Default: 100 (ms). Time lost per move between the engine and the clock (GUI, network).
-  options_.add_spin("MoveOverhead", 100, 0, 60000,
-      "Milliseconds lost per move between the engine and the clock; the floor of both delays below.").on_change = [this](const Option&) {
-    apply_time_options();
-  };
+  options_
+      .add_spin("MoveOverhead", 100, 0, 60000,
+                "Milliseconds lost per move between the engine and the clock; the floor of both "
+                "delays below.")
+      .on_change = [this](const Option&) { apply_time_options(); };
   // Default: 0 (ms). The usual network delay, taken from the target time.
-  options_.add_spin("NetworkDelay", 0, 0, 60000,
-      "The usual network delay (ms), taken from the target time (YaneuraOu's meaning).").on_change = [this](const Option&) {
-    apply_time_options();
-  };
+  options_
+      .add_spin("NetworkDelay", 0, 0, 60000,
+                "The usual network delay (ms), taken from the target time (YaneuraOu's meaning).")
+      .on_change = [this](const Option&) { apply_time_options(); };
   // Default: 0 (ms). The worst network delay, taken from the hard limit.
-  options_.add_spin("NetworkDelay2", 0, 0, 60000,
-      "The worst network delay (ms), taken from the hard limit, the byoyomi and movetime.").on_change = [this](const Option&) {
-    apply_time_options();
-  };
+  options_
+      .add_spin(
+          "NetworkDelay2", 0, 0, 60000,
+          "The worst network delay (ms), taken from the hard limit, the byoyomi and movetime.")
+      .on_change = [this](const Option&) { apply_time_options(); };
   // Default: 0 (ms). Think at least this long on main time, when the clock allows.
-  options_.add_spin("MinimumThinkingTime", 0, 0, 600000,
-      "Think at least this long (ms) on main time, when the clock allows.").on_change = [this](const Option&) {
-    apply_time_options();
-  };
+  options_
+      .add_spin("MinimumThinkingTime", 0, 0, 600000,
+                "Think at least this long (ms) on main time, when the clock allows.")
+      .on_change = [this](const Option&) { apply_time_options(); };
   // Default: 100 (percent). Scales the target time on main time.
-  options_.add_spin("SlowMover", 100, 1, 1000,
-      "Scales the target time on main time (%).").on_change = [this](const Option&) {
-    apply_time_options();
-  };
+  options_.add_spin("SlowMover", 100, 1, 1000, "Scales the target time on main time (%).")
+      .on_change = [this](const Option&) { apply_time_options(); };
   // Default: 0 (none). Every search stops at this depth, whatever go says.
   options_.add_spin("DepthLimit", 0, 0, kMaxPly,
-      "Every search stops at this depth, whatever go says (0 = none).");
+                    "Every search stops at this depth, whatever go says (0 = none).");
   // Default: 0 (none). Every search stops after this many nodes, whatever go says.
   options_.add_spin("NodesLimit", 0, 0, int64_t(1) << 50,
-      "Every search stops after this many nodes, whatever go says (0 = none).");
+                    "Every search stops after this many nodes, whatever go says (0 = none).");
   // Default: 0 (never, except with no legal move). Resign when the score is below -value.
-  options_.add_spin("ResignValue", 0, 0, kValueMate,
-      "Resign when the score falls below minus this (centipawns; 0 = never, except with no legal move).").on_change = [this](const Option& o) {
-    search_->set_resign_value(Value(o.as_int()));
-  };
+  options_
+      .add_spin("ResignValue", 0, 0, kValueMate,
+                "Resign when the score falls below minus this (centipawns; 0 = never, except with "
+                "no legal move).")
+      .on_change = [this](const Option& o) { search_->set_resign_value(Value(o.as_int())); };
   // Default: true. Quiet checking moves at the first ply of the quiescence search (off lost
   // in self-play: docs/search-parameters.md).
-  options_.add_check("QuiescenceChecks", true,
-      "Quiet checking moves at the first ply of the quiescence search.").on_change = [this](const Option& o) {
-    search_->set_quiescence_checks(o.as_bool());
-  };
+  options_
+      .add_check("QuiescenceChecks", true,
+                 "Quiet checking moves at the first ply of the quiescence search.")
+      .on_change = [this](const Option& o) { search_->set_quiescence_checks(o.as_bool()); };
   // The search's and the time manager's tunable numbers (search_params.h), one spin option
   // each, for `sashite tune` and `sashite match --opt`.
   for (int i = 0; i < kSearchParamCount; ++i) {
@@ -136,40 +141,46 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // measurement: turned on, it lost clearly in self-play and against gpsusi; its calls cost
   // more than the mates they find (docs/search-parameters.md). The search's check extensions
   // already see short mates.
-  options_.add_check("MateSearch", false,
-      "df-pn looks for a mate by checks at the search's inner nodes.").on_change = [this](const Option&) { apply_mate_calls(); };
+  options_
+      .add_check("MateSearch", false,
+                 "df-pn looks for a mate by checks at the search's inner nodes.")
+      .on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: 32. The node limit of one call (the base that MateControl scales).
-  options_.add_spin("MateNodes", 32, 1, 10000000,
-      "The node limit of one in-search mate call.").on_change = [this](const Option&) {
-    apply_mate_calls();
-  };
+  options_.add_spin("MateNodes", 32, 1, 10000000, "The node limit of one in-search mate call.")
+      .on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: 3. Calls at nodes with at least this much remaining depth (plies): at 2 the
   // calls dominate the search's time, at 3 they cost little (docs/search-parameters.md).
-  options_.add_spin("MateMinDepth", 3, 1, 100,
-      "In-search mate calls at nodes with at least this much remaining depth (plies).").on_change = [this](const Option&) {
-    apply_mate_calls();
-  };
+  options_
+      .add_spin("MateMinDepth", 3, 1, 100,
+                "In-search mate calls at nodes with at least this much remaining depth (plies).")
+      .on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: none. limit: each call's node limit scaled by the sigmoid of the SVM's decision
   // value, normalised by its running mean, so the total effort stays MateNodes times
   // MateMultiplier. step: a call only where the SVM predicts a mate, its limit growing with
   // the mate probability (MateCallSettings::step).
-  options_.add_combo("MateControl", "none", {"none", "limit", "step"},
-      "limit: each call's node limit scaled by the SVM's mate prediction (docs/techniques.md §1, application 1); step: calls only where it predicts a mate, more nodes the likelier.").on_change = [this](const Option&) {
+  options_
+      .add_combo(
+          "MateControl", "none", {"none", "limit", "step"},
+          "limit: each call's node limit scaled by the SVM's mate prediction (docs/techniques.md "
+          "§1, application 1); step: calls only where it predicts a mate, more nodes the likelier.")
+      .on_change = [this](const Option&) {
     mate_model_loaded_ = mate_model_ != nullptr;
     apply_mate_calls();
   };
   // Default: 100 (percent). The mate calls' total effort relative to MateNodes.
-  options_.add_spin("MateMultiplier", 100, 1, 10000,
-      "The mate calls' total effort relative to MateNodes (%).").on_change = [this](const Option&) {
-    apply_mate_calls();
-  };
+  options_
+      .add_spin("MateMultiplier", 100, 1, 10000,
+                "The mate calls' total effort relative to MateNodes (%).")
+      .on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: 20000. The root's mate guard (MateGuardSettings in search.h): the node limit of
   // the df-pn check, once per search, of each root move that becomes the best, for a mate by
   // checks it allows; 0 = off. On positions of games lost to gpsusi it avoids some of the
   // moves that allowed a mate, for a few per cent of the nodes (docs/search-parameters.md).
   // The option's default is the settings' own, so the two cannot drift apart.
-  options_.add_spin("MateGuardNodes", int64_t(MateGuardSettings{}.nodes), 0, 100000000,
-      "The root's mate guard: df-pn nodes to check a new best move for a mate it allows (0 = off).")
+  options_
+      .add_spin("MateGuardNodes", int64_t(MateGuardSettings{}.nodes), 0, 100000000,
+                "The root's mate guard: df-pn nodes to check a new best move for a mate it allows "
+                "(0 = off).")
       .on_change = [this](const Option& o) {
     MateGuardSettings settings;
     settings.nodes = uint64_t(o.as_int());
@@ -178,10 +189,12 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // Default: 256. The table of `go mate` (the solver's own; USI_Hash is the search's), made
   // at the first go mate and remade when this changes.
   options_.add_spin("MateHash", 256, 1, 1 << 20,
-      "The mate table of go mate, in MB (the search's table is USI_Hash).");
+                    "The mate table of go mate, in MB (the search's table is USI_Hash).");
   // Default: "default", the shipped model (data/mate/svm.model).
-  options_.add_filename("MateSvmFile", "default",
-      "The mate prediction's model: default = the shipped data/mate/svm.model.").on_change = [this](const Option&) {
+  options_
+      .add_filename("MateSvmFile", "default",
+                    "The mate prediction's model: default = the shipped data/mate/svm.model.")
+      .on_change = [this](const Option&) {
     mate_model_loaded_ = false;
     mate_model_.reset();
     apply_mate_calls();
@@ -189,49 +202,71 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
   // The opening book (book/ loads it; see set_book_loader). Users of other engines expect
   // USI_OwnBook and the cut-offs below; the guidance itself follows docs/techniques.md §3.
   // Default: true. Use the engine's own book.
-  options_.add_check("USI_OwnBook", true,
-      "Use the engine's own opening book.").on_change = [this](const Option&) { apply_book(); };
+  options_.add_check("USI_OwnBook", true, "Use the engine's own opening book.").on_change =
+      [this](const Option&) { apply_book(); };
   // Default: "default", the book make builds from data/book (build/book/default).
-  options_.add_filename("BookFile", "default",
-      "The book directory: default = the built book (build/book/default, or the installed one).").on_change = [this](const Option&) {
+  options_
+      .add_filename("BookFile", "default",
+                    "The book directory: default = the built book (build/book/default, or the "
+                    "installed one).")
+      .on_change = [this](const Option&) {
     book_loaded_ = false;
     book_.reset();
     apply_book();
   };
   // Default: relation. exact: the position itself; simple / relation: similar positions
   // lend their moves (relation weighs squares by the near positions' book moves).
-  options_.add_combo("BookMode", "relation", {"off", "exact", "simple", "relation"},
-      "exact: the position itself; simple, relation: similar positions lend their moves.").on_change =
-      [this](const Option&) { apply_book(); };
+  options_
+      .add_combo(
+          "BookMode", "relation", {"off", "exact", "simple", "relation"},
+          "exact: the position itself; simple, relation: similar positions lend their moves.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: guide (bonuses in the search). weighted: play a book move chosen at random by
   // weight, without searching; best: play the favourite book move.
-  options_.add_combo("BookMoveChoice", "guide", {"guide", "weighted", "best"},
-      "guide: bonuses in the search; weighted: play a book move at random by weight; best: the favourite.").on_change =
-      [this](const Option&) { apply_book(); };
+  options_
+      .add_combo("BookMoveChoice", "guide", {"guide", "weighted", "best"},
+                 "guide: bonuses in the search; weighted: play a book move at random by weight; "
+                 "best: the favourite.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 120 (centipawns). The bonus of the book's favourite move; others pro rata.
-  options_.add_spin("BookBonus", 120, 0, 2000,
-      "The bonus of the book's favourite move in centipawns; the others pro rata.").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookBonus", 120, 0, 2000,
+                "The bonus of the book's favourite move in centipawns; the others pro rata.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 40. The last game ply (SFEN move number) at which the book is consulted.
-  options_.add_spin("BookMaxPly", 40, 0, 1000,
-      "The last game ply (SFEN move number) at which the book is consulted.").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookMaxPly", 40, 0, 1000,
+                "The last game ply (SFEN move number) at which the book is consulted.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 2. Plies of the search that get bonuses: 1 the root, 2 the replies as well.
-  options_.add_spin("BookSearchPlies", 2, 1, 2,
-      "Plies of the search that get bonuses: 1 the root, 2 the replies as well.").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookSearchPlies", 2, 1, 2,
+                "Plies of the search that get bonuses: 1 the root, 2 the replies as well.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 12 (differing squares plus hand pieces). Farther positions lend nothing.
-  options_.add_spin("BookMaxDistance", 12, 0, 200,
-      "Similar positions farther than this (squares plus hand pieces) lend nothing.").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookMaxDistance", 12, 0, 200,
+                "Similar positions farther than this (squares plus hand pieces) lend nothing.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 4. Similar positions whose moves are considered.
-  options_.add_spin("BookSimilarPositions", 4, 1, 64,
-      "Similar positions whose moves are considered.").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookSimilarPositions", 4, 1, 64, "Similar positions whose moves are considered.")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 0 (percent; 0 keeps all). Narrow book: drop moves under this share of the count.
-  options_.add_spin("BookNarrowCut", 0, 0, 100,
-      "Drop book moves under this share of the count (%; 0 keeps all).").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookNarrowCut", 0, 0, 100,
+                "Drop book moves under this share of the count (%; 0 keeps all).")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 0 (centipawns; 0 is off). Drop moves whose stored value trails the best by more.
-  options_.add_spin("BookEvalDiff", 0, 0, 10000,
-      "Drop book moves whose stored value trails the best by more (centipawns; 0 = off).").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookEvalDiff", 0, 0, 10000,
+                "Drop book moves whose stored value trails the best by more (centipawns; 0 = off).")
+      .on_change = [this](const Option&) { apply_book(); };
   // Default: 0 (0 is off). Drop moves whose stored value comes from a shallower search.
-  options_.add_spin("BookDepthLimit", 0, 0, 1000,
-      "Drop book moves whose stored value comes from a shallower search (0 = off).").on_change = [this](const Option&) { apply_book(); };
+  options_
+      .add_spin("BookDepthLimit", 0, 0, 1000,
+                "Drop book moves whose stored value comes from a shallower search (0 = off).")
+      .on_change = [this](const Option&) { apply_book(); };
   for (const Option& o : options_.all())
     if (o.on_change) o.on_change(o);
 }
@@ -394,15 +429,17 @@ void Engine::new_game() { search_->new_game(); }
 
 Status check_piece_set(const Position& pos) {
   if (pos.pieces(kKing).count() == 0) return Status::error("sfen: no king on the board");
-  constexpr const char* kNames[kHandTypeNb] = {"", "pawns", "lances", "knights", "silvers",
-                                               "bishops", "rooks", "golds"};
+  constexpr const char* kNames[kHandTypeNb] = {"",        "pawns",   "lances", "knights",
+                                               "silvers", "bishops", "rooks",  "golds"};
   for (int t = kPawn; t <= kGold; ++t) {
     const PieceType type = PieceType(t);
-    int count = pos.pieces(type).count() + pos.hand(kBlack).count(type) + pos.hand(kWhite).count(type);
+    int count =
+        pos.pieces(type).count() + pos.hand(kBlack).count(type) + pos.hand(kWhite).count(type);
     if (can_promote(type)) count += pos.pieces(promote(type)).count();
     if (count > Hand::kMaxCount[t])
       return Status::error("sfen: " + std::to_string(count) + " " + kNames[t] +
-                           " on the board and in hand, a set has " + std::to_string(Hand::kMaxCount[t]));
+                           " on the board and in hand, a set has " +
+                           std::to_string(Hand::kMaxCount[t]));
   }
   return Status::ok();
 }
@@ -417,7 +454,8 @@ Status Engine::set_position(std::string_view sfen_or_startpos,
     Move m;
     status = parse_usi_move(pos, moves[i], m);
     if (!status)
-      return Status::error("move " + std::to_string(i + 1) + " of the position: " + status.message());
+      return Status::error("move " + std::to_string(i + 1) +
+                           " of the position: " + status.message());
     pos.do_move(m);
   }
   search_->wait();

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/book_advisor.h"
+#include "engine/names.h"
 #include "engine/options.h"
 #include "shogi/position.h"
-#include "base/status.h"
-#include "engine/names.h"
 #include "shogi/types.h"
 
 namespace engine {

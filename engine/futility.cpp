@@ -1,9 +1,10 @@
 // Futility margins by target precision: counting and choosing.
 #include "engine/futility.h"
-#include "engine/names.h"
 
 #include <algorithm>
 #include <cstdio>
+
+#include "engine/names.h"
 
 namespace engine {
 

@@ -1,9 +1,9 @@
 // MovePicker: staged generation and ordering of moves.
 #include "engine/movepick.h"
-#include "engine/names.h"
 
 #include <algorithm>
 
+#include "engine/names.h"
 #include "engine/see.h"
 
 namespace engine {
@@ -140,7 +140,8 @@ Move MovePicker::next() {
         // Drop the killers (already tried).
         int out = cursor_;
         for (int i = cursor_; i < end_; ++i)
-          if (moves_[i].move != killers_[0] && moves_[i].move != killers_[1]) moves_[out++] = moves_[i];
+          if (moves_[i].move != killers_[0] && moves_[i].move != killers_[1])
+            moves_[out++] = moves_[i];
         end_ = out;
         score_quiets(cursor_, end_);
         stage_ = kQuiets;

@@ -121,10 +121,22 @@ class MovePicker {
 
  private:
   enum Stage {
-    kMainTT, kCapturesInit, kGoodCaptures, kKiller1, kKiller2, kQuietsInit, kQuiets,
+    kMainTT,
+    kCapturesInit,
+    kGoodCaptures,
+    kKiller1,
+    kKiller2,
+    kQuietsInit,
+    kQuiets,
     kBadCaptures,
-    kEvasionTT, kEvasionsInit, kEvasions,
-    kQuiescenceTT, kQCapturesInit, kQCaptures, kQChecksInit, kQChecks,
+    kEvasionTT,
+    kEvasionsInit,
+    kEvasions,
+    kQuiescenceTT,
+    kQCapturesInit,
+    kQCaptures,
+    kQChecksInit,
+    kQChecks,
     kDone
   };
   struct Scored {

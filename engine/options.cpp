@@ -1,18 +1,18 @@
 // Options: typed settings with range checks and USI descriptions.
 #include "engine/options.h"
-#include "engine/names.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
 
+#include "engine/names.h"
+
 namespace engine {
 namespace {
 
 bool equal_ignoring_case(const std::string& a, const std::string& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -27,12 +27,18 @@ bool parse_int(const std::string& text, int64_t& out) {
 
 const char* type_name(Option::Type t) {
   switch (t) {
-    case Option::Type::kCheck: return "check";
-    case Option::Type::kSpin: return "spin";
-    case Option::Type::kCombo: return "combo";
-    case Option::Type::kString: return "string";
-    case Option::Type::kFilename: return "filename";
-    case Option::Type::kButton: return "button";
+    case Option::Type::kCheck:
+      return "check";
+    case Option::Type::kSpin:
+      return "spin";
+    case Option::Type::kCombo:
+      return "combo";
+    case Option::Type::kString:
+      return "string";
+    case Option::Type::kFilename:
+      return "filename";
+    case Option::Type::kButton:
+      return "button";
   }
   return "string";
 }
@@ -59,8 +65,8 @@ Option& Options::add_check(const std::string& name, bool default_value, const st
   return add(std::move(o));
 }
 
-Option& Options::add_spin(const std::string& name, int64_t default_value, int64_t min,
-                          int64_t max, const std::string& help) {
+Option& Options::add_spin(const std::string& name, int64_t default_value, int64_t min, int64_t max,
+                          const std::string& help) {
   Option o;
   o.name = name;
   o.help = help;
@@ -125,8 +131,7 @@ Status Options::set(const std::string& name, const std::string& value) {
   const std::string what = "option " + o->name + ": value '" + value + "'";
   switch (o->type) {
     case Option::Type::kCheck:
-      if (value != "true" && value != "false")
-        return Status::error(what + " is not true or false");
+      if (value != "true" && value != "false") return Status::error(what + " is not true or false");
       break;
     case Option::Type::kSpin: {
       int64_t v;
@@ -172,10 +177,12 @@ std::string Options::markdown_table() const {
   std::string table = "| option | type | default | range | meaning |\n|---|---|---|---|---|\n";
   for (const Option& o : options_) {
     std::string range;
-    if (o.type == Option::Type::kSpin) range = std::to_string(o.min) + " .. " + std::to_string(o.max);
+    if (o.type == Option::Type::kSpin)
+      range = std::to_string(o.min) + " .. " + std::to_string(o.max);
     for (const std::string& c : o.choices) range += (range.empty() ? "" : ", ") + c;
     std::string help = o.help;
-    for (size_t at = 0; (at = help.find('|', at)) != std::string::npos; at += 2) help.replace(at, 1, "\\|");
+    for (size_t at = 0; (at = help.find('|', at)) != std::string::npos; at += 2)
+      help.replace(at, 1, "\\|");
     table += "| `" + o.name + "` | " + type_name(o.type) + " | " +
              (o.type == Option::Type::kButton ? "" : "`" + o.default_value + "`") + " | " + range +
              " | " + help + " |\n";

@@ -19,9 +19,9 @@ struct Option {
   Type type = Type::kString;
   std::string default_value;
   std::string value;
-  int64_t min = 0, max = 0;            // kSpin
-  std::vector<std::string> choices;    // kCombo
-  std::string help;                    // one line for people (the README's options table)
+  int64_t min = 0, max = 0;                      // kSpin
+  std::vector<std::string> choices;              // kCombo
+  std::string help;                              // one line for people (the README's options table)
   std::function<void(const Option&)> on_change;  // called after a successful set
 
   bool as_bool() const { return value == "true"; }
@@ -34,11 +34,14 @@ struct Option {
 class Options {
  public:
   Option& add_check(const std::string& name, bool default_value, const std::string& help = "");
-  Option& add_spin(const std::string& name, int64_t default_value, int64_t min, int64_t max, const std::string& help = "");
+  Option& add_spin(const std::string& name, int64_t default_value, int64_t min, int64_t max,
+                   const std::string& help = "");
   Option& add_combo(const std::string& name, const std::string& default_value,
                     std::vector<std::string> choices, const std::string& help = "");
-  Option& add_string(const std::string& name, const std::string& default_value, const std::string& help = "");
-  Option& add_filename(const std::string& name, const std::string& default_value, const std::string& help = "");
+  Option& add_string(const std::string& name, const std::string& default_value,
+                     const std::string& help = "");
+  Option& add_filename(const std::string& name, const std::string& default_value,
+                       const std::string& help = "");
   Option& add_button(const std::string& name, const std::string& help = "");
 
   // Sets a value after checking its type and range; the error names the option and value.

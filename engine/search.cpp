@@ -49,10 +49,14 @@ Value value_from_tt(Value v, int ply) {
 // kValueNone. Perpetual check loses for the checking side.
 Value repetition_value(const Position& pos, int ply) {
   switch (pos.repetition(2)) {
-    case Repetition::kDraw: return kValueDraw;
-    case Repetition::kWin: return mate_in(ply);
-    case Repetition::kLoss: return mated_in(ply);
-    case Repetition::kNone: break;
+    case Repetition::kDraw:
+      return kValueDraw;
+    case Repetition::kWin:
+      return mate_in(ply);
+    case Repetition::kLoss:
+      return mated_in(ply);
+    case Repetition::kNone:
+      break;
   }
   return kValueNone;
 }
@@ -158,7 +162,7 @@ constexpr int kMaxDoubleExtensions = 6;  // per path
 
 ContinuationEntry* Worker::continuation_before(int ply, int back) {
   return ply >= back && current_move_[ply - back].is_ok() ? continuation_at_[ply - back]
-                                                           : &continuation_.sentinel();
+                                                          : &continuation_.sentinel();
 }
 
 MoveHistories Worker::histories(int ply) {
@@ -196,8 +200,7 @@ void Worker::update_quiet_stats(int ply, Move best, const Move* quiets, int quie
   }
 }
 
-void Worker::update_capture_stats(Move best, const Move* captures, int capture_count,
-                                  int depth) {
+void Worker::update_capture_stats(Move best, const Move* captures, int capture_count, int depth) {
   const int bonus = history_bonus(manager_.params_, depth);
   if (best != kMoveNone && (pos_.is_capture(best) || best.is_promotion()))
     capture_history_.update(pos_, best, bonus);
@@ -241,9 +244,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
   const Bound tt_bound = tt_hit ? tte->bound() : kBoundNone;
   const int tt_depth = tt_hit ? tte->stored_depth() : -TTEntry::kDepthOffset;
-  Move tt_move = kRootNode ? root_hint_
-                           : (tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16))
-                                                    : kMoveNone);
+  Move tt_move = kRootNode
+                     ? root_hint_
+                     : (tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone);
   if (!kPvNode && tt_hit && tt_depth >= depth && tt_value != kValueNone &&
       (tt_bound & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
@@ -256,8 +259,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   if (!kRootNode && !tt_hit && !in_check && depth >= 2 && excluded == kMoveNone) {
     if (const Move mating = mate::mate_in_1(pos_); mating != kMoveNone) {
       const Value v = mate_in(ply + 1);
-      tt.store(tte, key, value_to_tt(v, ply), kBoundExact, std::min(depth + 6, kMaxPly - 1),
-               mating, kValueNone);
+      tt.store(tte, key, value_to_tt(v, ply), kBoundExact, std::min(depth + 6, kMaxPly - 1), mating,
+               kValueNone);
       if (kPvNode) {
         pv_length_[ply + 1] = ply + 1;
         update_pv(ply, mating);
@@ -277,7 +280,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     static_eval = raw_eval = static_eval_[ply];
   } else if (!in_check) {
     raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
-    if (!tt_hit) tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, raw_eval);
+    if (!tt_hit)
+      tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, raw_eval);
     static_eval = corrected_eval(raw_eval, previous_move);
   }
   static_eval_[ply] = static_eval;
@@ -349,8 +353,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const Value probcut_beta = beta + P[kProbCutMargin] - (improving ? P[kProbCutImproving] : 0);
   if (!kPvNode && !in_check && depth >= 5 && excluded == kMoveNone &&
       std::abs(beta) < kValueMateInMaxPly &&
-      !(tt_hit && tt_depth >= depth - 3 && tt_value != kValueNone &&
-        tt_value < probcut_beta)) {
+      !(tt_hit && tt_depth >= depth - 3 && tt_value != kValueNone && tt_value < probcut_beta)) {
     MovePicker captures(pos_, tt_move, false, &capture_history_);
     for (Move m = captures.next(); m != kMoveNone; m = captures.next()) {
       if (!pos_.is_capture(m) || !pos_.is_legal(m) || !see_ge(pos_, m, probcut_beta - static_eval))
@@ -431,8 +434,9 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // it to depth <= 6 showed no gain (docs/search-parameters.md).
     int extension = gives_check && see_ge(pos_, m, 0) ? 1 : 0;
     if (!kRootNode && m == tt_move && excluded == kMoveNone && depth >= P[kSingularMinDepth] &&
-        ply < 2 * root_depth_ && tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
-        (tt_bound & kBoundLower) && tt_depth >= depth - 3) {
+        ply < 2 * root_depth_ && tt_value != kValueNone &&
+        std::abs(tt_value) < kValueMateInMaxPly && (tt_bound & kBoundLower) &&
+        tt_depth >= depth - 3) {
       const Value singular_beta = tt_value - 2 * depth;
       excluded_[ply] = m;
       const Value v =
@@ -537,16 +541,15 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   if (futility_node) futility.record_node(depth, eval, beta, best_value);
 
-  const Bound bound = best_value >= beta                                  ? kBoundLower
+  const Bound bound = best_value >= beta                         ? kBoundLower
                       : (kPvNode && best_value > original_alpha) ? kBoundExact
-                                                                         : kBoundUpper;
+                                                                 : kBoundUpper;
   // A MultiPV line after the first lacks the root's best moves: its value is not the root's.
   if (kRootNode && pv_index_ > 0) return best_value;
   // The correction history learns from quiet results whose bound says on which side of
   // the static evaluation the true value lies (not under book bonuses, nor in a
   // singular-extension test, whose value lacks the best move).
-  if (!in_check && excluded == kMoveNone && !bonuses &&
-      std::abs(best_value) < kValueMateInMaxPly &&
+  if (!in_check && excluded == kMoveNone && !bonuses && std::abs(best_value) < kValueMateInMaxPly &&
       (best_move == kMoveNone || (!pos_.is_capture(best_move) && !best_move.is_promotion())) &&
       !(bound == kBoundLower && best_value <= static_eval) &&
       !(bound == kBoundUpper && best_value >= static_eval))
@@ -578,8 +581,7 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
   if (!PvNode && tt_hit && tte->stored_depth() >= tt_depth && tt_value != kValueNone &&
       (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
-  const Move tt_move =
-      tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone;
+  const Move tt_move = tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone;
 
   Value best_value, static_eval = kValueNone, raw_eval = kValueNone;
   if (in_check) {
@@ -637,9 +639,9 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
     }
   }
   if (in_check && move_count == 0) return mated_in(ply);
-  const Bound bound = best_value >= beta                                ? kBoundLower
+  const Bound bound = best_value >= beta                        ? kBoundLower
                       : (PvNode && best_value > original_alpha) ? kBoundExact
-                                                                       : kBoundUpper;
+                                                                : kBoundUpper;
   tt.store(tte, key, value_to_tt(best_value, ply), bound, tt_depth, best_move, raw_eval);
   return best_value;
 }
@@ -672,7 +674,8 @@ void Worker::iterate() {
   // MultiPV: the best `lines` root moves, each searched with the ones before it skipped.
   const int lines = std::clamp(m.multipv_, 1, std::max(int(root_moves_.size()), 1));
   std::vector<Value> previous(size_t(lines), kValueZero);  // each line's last value
-  const int max_depth = m.limits_.depth > 0 ? std::min(m.limits_.depth, kMaxPly - 10) : kMaxPly - 10;
+  const int max_depth =
+      m.limits_.depth > 0 ? std::min(m.limits_.depth, kMaxPly - 10) : kMaxPly - 10;
   Move last_best = kMoveNone;
   struct Line {
     Value value;
@@ -686,7 +689,8 @@ void Worker::iterate() {
     found.clear();
     for (pv_index_ = 0; pv_index_ < lines; ++pv_index_) {
       const Value last = previous[size_t(pv_index_)];
-      Value alpha = -kValueInfinite, beta = kValueInfinite, delta = manager_.params_[kAspirationDelta];
+      Value alpha = -kValueInfinite, beta = kValueInfinite,
+            delta = manager_.params_[kAspirationDelta];
       if (depth >= 4 && std::abs(last) < kValueMateInMaxPly) {
         alpha = std::max(last - delta, -kValueInfinite);
         beta = std::min(last + delta, kValueInfinite);
@@ -789,7 +793,8 @@ void SearchManager::set_threads(int count) {
   wait();
   // Built aside first: when memory runs out the error propagates and the old threads stay.
   std::vector<std::unique_ptr<Worker>> workers;
-  for (int i = 0; i < std::max(count, 1); ++i) workers.push_back(std::make_unique<Worker>(*this, i));
+  for (int i = 0; i < std::max(count, 1); ++i)
+    workers.push_back(std::make_unique<Worker>(*this, i));
   workers_ = std::move(workers);
 }
 
@@ -821,8 +826,7 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   futility_.set_root_ply(root.game_ply());
   SearchLimits unpondered = limits;
   unpondered.ponder = false;
-  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), time_,
-                                params_);
+  budget_ = compute_time_budget(unpondered, root.side_to_move(), root.game_ply(), time_, params_);
   on_info_ = std::move(on_info);
   on_result_ = std::move(on_result);
   stop_ = false;
@@ -963,9 +967,8 @@ void SearchManager::run() {
     // from going on, unless we must wait for stop or ponderhit.
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] {
-        return stop_.load() || (!pondering_.load() && !limits_.infinite);
-      });
+      wake_.wait(lock,
+                 [this] { return stop_.load() || (!pondering_.load() && !limits_.infinite); });
       stop_ = true;
     }
     for (auto& t : helpers) t.join();
@@ -978,7 +981,8 @@ void SearchManager::run() {
     // Only a finished iteration's value can resign (an unfinished one is -infinite).
     if (resign_value_ > 0 && result.depth > 0 && result.score <= -resign_value_)
       result.kind = SearchResult::Kind::kResign;
-    if (result.kind == SearchResult::Kind::kMove && !legal.contains(result.best)) result.best = legal[0];
+    if (result.kind == SearchResult::Kind::kMove && !legal.contains(result.best))
+      result.best = legal[0];
   }
   if (result.kind != SearchResult::Kind::kMove || result.depth == 0) {
     // Declarations, resignations and book moves also wait for stop while pondering or

@@ -18,14 +18,14 @@
 #include "engine/correction_history.h"
 #include "engine/engine.h"
 #include "engine/eval/incremental_evaluator.h"
-#include "engine/nnue/evaluator.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
 #include "engine/names.h"
-#include "shogi/position.h"
+#include "engine/nnue/evaluator.h"
 #include "engine/search_params.h"
 #include "engine/timeman.h"
 #include "engine/tt.h"
+#include "shogi/position.h"
 
 namespace engine {
 
@@ -50,15 +50,15 @@ struct SvmModel;
 // each call's limit by the sigmoid of the SVM's decision value, normalised by its running
 // mean (engine/mate/svm_control.h), times a multiplier.
 struct MateCallSettings {
-  bool enabled = false;       // Default: off (see the MateSearch option)
-  uint64_t nodes = 32;        // Default: 32 (the base node limit of one call)
-  int min_depth = 3;          // Default: 3 (remaining depth of the node, in plies)
-  bool control = false;       // Default: off (application 1)
+  bool enabled = false;  // Default: off (see the MateSearch option)
+  uint64_t nodes = 32;   // Default: 32 (the base node limit of one call)
+  int min_depth = 3;     // Default: 3 (remaining depth of the node, in plies)
+  bool control = false;  // Default: off (application 1)
   // Default: off. Application 1's step control: no call where the model predicts no mate;
   // elsewhere the limit nodes * multiplier * 2p, p the mate probability (about 1 to 2 times
   // the base: Platt's sigmoid gives a predicted mate p near 1/2 or more).
   bool step = false;
-  double multiplier = 1.0;    // Default: 1 (application 1's total effort relative to nodes)
+  double multiplier = 1.0;  // Default: 1 (application 1's total effort relative to nodes)
   std::shared_ptr<const mate::SvmModel> model;  // application 1's model (null: no control)
   // Shown every position where a call is made, before it (the dataset of `svm data
   // --insearch-nodes`); called from the search threads. Empty: none.
@@ -82,9 +82,9 @@ struct BookGuidance {
   std::shared_ptr<const BookAdvisor> advisor;  // null: no book
   BookRequest request;
   Choice choice = Choice::kGuide;
-  Value bonus = 120;       // centipawns for the book's favourite move, the others pro rata
-  int max_game_ply = 40;   // consult the book up to this game ply (the SFEN move number)
-  int search_plies = 2;    // bonuses at the root (1) and at the replies too (2)
+  Value bonus = 120;      // centipawns for the book's favourite move, the others pro rata
+  int max_game_ply = 40;  // consult the book up to this game ply (the SFEN move number)
+  int search_plies = 2;   // bonuses at the root (1) and at the replies too (2)
 };
 
 // The book's moves for an info string: "book move M, from ..." when suggestions[chosen] is
@@ -167,10 +167,10 @@ class Worker {
   ContinuationHistory continuation_;  // about 13 MB; the Worker lives on the heap
   CorrectionHistory correction_;
   ContinuationEntry* continuation_at_[kMaxPly + 4];  // the entry of the move made at each ply
-  Value static_eval_[kMaxPly + 4];  // kValueNone in check
+  Value static_eval_[kMaxPly + 4];                   // kValueNone in check
   Move killers_[kMaxPly + 4][2];
   Move current_move_[kMaxPly + 4];
-  Move excluded_[kMaxPly + 4];  // the singular-extension test's excluded move, per ply
+  Move excluded_[kMaxPly + 4];          // the singular-extension test's excluded move, per ply
   int double_extensions_[kMaxPly + 4];  // double extensions on the path to each ply
   Move pv_[kMaxPly + 4][kMaxPly + 4];
   int pv_length_[kMaxPly + 4];
@@ -193,9 +193,9 @@ class Worker {
   int calls_ = 0;
   std::unique_ptr<mate::MateTable> mate_table_;  // kept between calls, cleared by clear()
   std::unique_ptr<mate::MateNodeLimitControl> mate_limit_;
-  std::unique_ptr<mate::MateTable> guard_table_;  // the mate guard's, kept between searches
+  std::unique_ptr<mate::MateTable> guard_table_;   // the mate guard's, kept between searches
   std::unique_ptr<mate::MateSolver> mate_solver_;  // the calls' and the guard's memory
-  std::vector<std::pair<Move, Value>> guarded_;   // this search's guarded root moves
+  std::vector<std::pair<Move, Value>> guarded_;    // this search's guarded root moves
   uint64_t mate_calls_ = 0, mate_nodes_ = 0, mate_found_ = 0;  // this search's (SearchResult)
 
  public:
@@ -259,7 +259,8 @@ class SearchManager {
   // move that failed high).
   void report(const Worker& w, int depth, SearchInfo::Bound bound = SearchInfo::Bound::kExact);
   // An info line for one of several lines (MultiPV): `multipv` counts from 1.
-  void report_line(const Worker& w, int depth, int multipv, Value value, const std::vector<Move>& pv,
+  void report_line(const Worker& w, int depth, int multipv, Value value,
+                   const std::vector<Move>& pv,
                    SearchInfo::Bound bound = SearchInfo::Bound::kExact);
   int64_t elapsed_ms() const;
   // Fills book_bonuses_ for the root and the positions after each root move; returns the

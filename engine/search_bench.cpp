@@ -69,9 +69,8 @@ SearchBenchResult run_search_bench(std::ostream& out, int depth,
     total.nodes += r.nodes;
     total.seconds += seconds;
     char line[200];
-    std::snprintf(line, sizeof line, "position %2d: %-6s score %6d nodes %10llu %7.3f s  ",
-                  index,
-                  r.kind == SearchResult::Kind::kMove ? format_usi_move(r.best).c_str()
+    std::snprintf(line, sizeof line, "position %2d: %-6s score %6d nodes %10llu %7.3f s  ", index,
+                  r.kind == SearchResult::Kind::kMove  ? format_usi_move(r.best).c_str()
                   : r.kind == SearchResult::Kind::kWin ? "win"
                                                        : "resign",
                   r.score, (unsigned long long)r.nodes, seconds);

@@ -1,12 +1,12 @@
 // The search benchmark: fixed positions searched to a fixed depth on one thread.
 #pragma once
 
-#include "engine/names.h"
-
 #include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "engine/names.h"
 
 namespace engine {
 

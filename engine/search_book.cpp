@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "shogi/notation.h"
 #include "engine/names.h"
 #include "engine/search.h"
+#include "shogi/notation.h"
 
 namespace engine {
 namespace {
@@ -39,7 +39,8 @@ std::string describe_book_suggestions(const std::vector<BookSuggestion>& suggest
     if (b.value != kValueNone) s += ", " + std::to_string(b.value) + " cp";
     s += ')';
   }
-  if (suggestions.size() > kShown) s += " and " + std::to_string(suggestions.size() - kShown) + " more";
+  if (suggestions.size() > kShown)
+    s += " and " + std::to_string(suggestions.size() - kShown) + " more";
   return s;
 }
 

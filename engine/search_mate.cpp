@@ -8,7 +8,7 @@
 namespace engine {
 namespace {
 
-constexpr size_t kMateTableMegabytes = 8;   // per search thread
+constexpr size_t kMateTableMegabytes = 8;    // per search thread
 constexpr size_t kGuardTableMegabytes = 16;  // per search thread
 
 }  // namespace
@@ -43,10 +43,12 @@ Value Worker::probe_mate(int ply, Move& first_move) {
     const double d = settings.model->decision_value(pos_);
     if (!mate::SvmModel::predicts_mate(d)) return kValueNone;
     limit = std::max<uint64_t>(
-        1, uint64_t(double(limit) * settings.multiplier * 2 * settings.model->probability(d) + 0.5));
+        1,
+        uint64_t(double(limit) * settings.multiplier * 2 * settings.model->probability(d) + 0.5));
   } else if (settings.control && settings.model) {
     if (!mate_limit_)
-      mate_limit_ = std::make_unique<mate::MateNodeLimitControl>(settings.model, settings.multiplier);
+      mate_limit_ =
+          std::make_unique<mate::MateNodeLimitControl>(settings.model, settings.multiplier);
     limit = mate_limit_->node_limit(pos_, settings.nodes);
   } else if (settings.multiplier != 1.0) {
     limit = uint64_t(double(limit) * settings.multiplier + 0.5);

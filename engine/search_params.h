@@ -2,10 +2,10 @@
 // declared once with its default, range and SPSA step; each is also a USI spin option.
 #pragma once
 
-#include "engine/names.h"
-
 #include <array>
 #include <string>
+
+#include "engine/names.h"
 
 namespace engine {
 

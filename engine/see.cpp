@@ -1,23 +1,24 @@
 // Static exchange evaluation by the swap algorithm.
 #include "engine/see.h"
+
 #include "engine/names.h"
 
 namespace engine {
 
 Value exchange_value(PieceType t) {
   static constexpr Value kValues[kPieceTypeNb] = {
-      0,    // none
-      90,   // pawn
-      315,  // lance
-      405,  // knight
-      495,  // silver
-      855,  // bishop
-      990,  // rook
-      540,  // gold
-      15000,  // king
-      540, 540, 540, 540,  // promoted pawn, lance, knight, silver
-      945,   // horse
-      1395,  // dragon
+      0,                     // none
+      90,                    // pawn
+      315,                   // lance
+      405,                   // knight
+      495,                   // silver
+      855,                   // bishop
+      990,                   // rook
+      540,                   // gold
+      15000,                 // king
+      540,   540, 540, 540,  // promoted pawn, lance, knight, silver
+      945,                   // horse
+      1395,                  // dragon
   };
   return kValues[t];
 }

@@ -39,7 +39,8 @@ struct TimeOptions {
 //   maximum is three times that share at most and a quarter of what is left, and never more
 //   than the time that can be spent without losing.
 // The moves to go, the increment's share and the maximum's ratio are `params`' Time*.
-TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply, const TimeOptions& time,
+TimeBudget compute_time_budget(const SearchLimits& limits, Color us, int ply,
+                               const TimeOptions& time,
                                const SearchParams& params = SearchParams());
 
 }  // namespace engine

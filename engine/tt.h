@@ -20,8 +20,8 @@ struct TTEntry {
   uint16_t move16;  // Move::key16(); complete it with Position::complete_move
   int16_t value;
   int16_t eval;
-  uint8_t depth;     // depth + kDepthOffset, so that quiescence depths fit
-  uint8_t gen_bound; // generation in the upper 6 bits, Bound in the lower 2
+  uint8_t depth;      // depth + kDepthOffset, so that quiescence depths fit
+  uint8_t gen_bound;  // generation in the upper 6 bits, Bound in the lower 2
 
   static constexpr int kDepthOffset = 8;
   Bound bound() const { return Bound(gen_bound & 3); }

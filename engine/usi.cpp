@@ -9,12 +9,12 @@
 #include <mutex>
 #include <ostream>
 
-#include "engine/mate/usi_mate.h"
-#include "shogi/notation.h"
 #include "base/shown_text.h"
 #include "base/text_lines.h"
 #include "base/version.h"
+#include "engine/mate/usi_mate.h"
 #include "engine/names.h"
+#include "shogi/notation.h"
 
 namespace engine {
 namespace {
@@ -124,8 +124,8 @@ class UsiSession {
 
   Engine& engine_;
   LineWriter writer_;
-  mate::UsiMateRunner mate_;            // `go mate`: the mate solver on its own thread
-  bool search_started_ = false;         // go was called and wait() has not followed yet
+  mate::UsiMateRunner mate_;     // `go mate`: the mate solver on its own thread
+  bool search_started_ = false;  // go was called and wait() has not followed yet
   // False after a position command was rejected: the engine still holds the position before
   // it, which the GUI no longer shows, so go must not play a move for it.
   bool position_ok_ = true;
@@ -133,7 +133,8 @@ class UsiSession {
 };
 
 UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), writer_(out) {
-  engine_.set_info_callback([this](const SearchInfo& info) { writer_.line(format_usi_info(info)); });
+  engine_.set_info_callback(
+      [this](const SearchInfo& info) { writer_.line(format_usi_info(info)); });
   engine_.set_result_callback([this](const SearchResult& result) {
     // The nodes of the whole search, the last unfinished iteration included (the info lines
     // come at iteration ends): GUIs and `sashite match` take the largest count they saw.
@@ -212,7 +213,8 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
   } else if (command == "d" || command == "display") {
     writer_.line("sfen " + engine_.position().sfen());
   } else {
-    writer_.line("info string unknown command: " + shown_text(std::string(command) + std::string(args)));
+    writer_.line("info string unknown command: " +
+                 shown_text(std::string(command) + std::string(args)));
   }
   return true;
 }
@@ -265,8 +267,8 @@ void UsiSession::go(std::string_view args) {
                   [this](const std::string& line) { writer_.line(line); });
     } catch (const std::exception& e) {
       // No table of MateHash MB (out of memory) or no thread: still an answer.
-      error(std::string("go mate: the mate search could not start: ") + e.what() +
-            " (MateHash " + std::to_string(engine_.options().get_int("MateHash")) + " MB)");
+      error(std::string("go mate: the mate search could not start: ") + e.what() + " (MateHash " +
+            std::to_string(engine_.options().get_int("MateHash")) + " MB)");
       writer_.line("checkmate timeout");
     }
     return;
@@ -344,7 +346,8 @@ UsiGoCommand parse_usi_go(std::string_view args) {
     } else if (key == "ponder") {
       limits.ponder = true;
     } else if (key == "btime" || key == "wtime") {
-      if (number(v)) limits.time_left_ms[key == "btime" ? kBlack : kWhite] = std::max<int64_t>(v, 0);
+      if (number(v))
+        limits.time_left_ms[key == "btime" ? kBlack : kWhite] = std::max<int64_t>(v, 0);
     } else if (key == "binc" || key == "winc") {
       if (number(v)) limits.increment_ms[key == "binc" ? kBlack : kWhite] = std::max<int64_t>(v, 0);
     } else if (key == "byoyomi") {
@@ -353,13 +356,17 @@ UsiGoCommand parse_usi_go(std::string_view args) {
       if (number(v)) limits.movetime_ms = std::max<int64_t>(v, 0);
     } else if (key == "depth") {
       if (number(v)) {
-        if (v < 1) command.errors.push_back("go: depth must be at least 1, got " + std::to_string(v));
-        else limits.depth = int(std::min<int64_t>(v, kMaxPly));
+        if (v < 1)
+          command.errors.push_back("go: depth must be at least 1, got " + std::to_string(v));
+        else
+          limits.depth = int(std::min<int64_t>(v, kMaxPly));
       }
     } else if (key == "nodes") {
       if (number(v)) {
-        if (v < 1) command.errors.push_back("go: nodes must be at least 1, got " + std::to_string(v));
-        else limits.nodes = uint64_t(v);
+        if (v < 1)
+          command.errors.push_back("go: nodes must be at least 1, got " + std::to_string(v));
+        else
+          limits.nodes = uint64_t(v);
       }
     } else if (key == "mate") {
       command.mate = true;
@@ -394,7 +401,8 @@ Status parse_usi_setoption(std::string_view args, std::string& name, std::string
   if (value_at == 1) return Status::error(std::string(usage) + ": the name is missing");
   name = std::string(span(args, tokens, 1, value_at - 1));
   value.clear();
-  if (value_at + 1 < tokens.size()) value = std::string(span(args, tokens, value_at + 1, tokens.size() - 1));
+  if (value_at + 1 < tokens.size())
+    value = std::string(span(args, tokens, value_at + 1, tokens.size() - 1));
   if (value == "<empty>") value.clear();
   return Status::ok();
 }
@@ -411,8 +419,10 @@ Status parse_usi_position(std::string_view args, std::string& sfen_or_startpos,
     while (i < tokens.size() && tokens[i].text != "moves") ++i;
     const size_t fields = i - 1;
     if (fields < 3 || fields > 4)
-      return Status::error("position: an SFEN has 4 fields (board, side to move, hands, move "
-                           "number), got " + std::to_string(fields));
+      return Status::error(
+          "position: an SFEN has 4 fields (board, side to move, hands, move "
+          "number), got " +
+          std::to_string(fields));
     sfen_or_startpos.clear();
     for (size_t f = 1; f < i; ++f) {
       if (f > 1) sfen_or_startpos += ' ';

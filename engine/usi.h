@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/engine.h"
 #include "base/status.h"
+#include "engine/engine.h"
 #include "engine/names.h"
 #include "shogi/types.h"
 
@@ -38,8 +38,8 @@ int run_usi(Engine& engine, std::istream& in, std::ostream& out);
 // skipped, so that a GUI still gets a bestmove for a slightly malformed go.
 struct UsiGoCommand {
   SearchLimits limits;
-  bool mate = false;        // `go mate [ms|infinite]`: a mate search was asked for
-  int64_t mate_ms = -1;     // its time limit; -1 for infinite or not given
+  bool mate = false;     // `go mate [ms|infinite]`: a mate search was asked for
+  int64_t mate_ms = -1;  // its time limit; -1 for infinite or not given
   std::vector<std::string> errors;
 };
 // Parses what follows "go" (e.g. "btime 1000 wtime 1000 byoyomi 3000"). Negative clock

@@ -16,8 +16,8 @@
 
 #include "client/csa_protocol.h"
 #include "client/transport.h"
-#include "shogi/notation.h"
 #include "fuzz/fuzz_check.h"
+#include "shogi/notation.h"
 
 using namespace client;
 

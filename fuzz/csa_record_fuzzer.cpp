@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/fuzz_check.h"
 #include "shogi/csa_notation.h"
 #include "shogi/csa_record.h"
 #include "shogi/position.h"
-#include "fuzz/fuzz_check.h"
 
 using namespace base;
 using namespace shogi;

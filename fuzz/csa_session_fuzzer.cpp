@@ -39,11 +39,11 @@
 #include "client/csa_protocol.h"
 #include "client/csa_session.h"
 #include "client/transport.h"
+#include "fuzz/fuzz_check.h"
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "fuzz/fuzz_check.h"
 
 using namespace client;
 
@@ -97,9 +97,8 @@ class Harness {
       // or LF goes out in "%%GAME ..." as it is. Only names the protocol allows are used here,
       // so that the fuzzer looks past that known gap.
       const std::string_view game = cmd.substr(1, cmd.size() - 3);
-      const bool clean = std::all_of(game.begin(), game.end(), [](char c) {
-        return c > ' ' && c < 0x7f;
-      });
+      const bool clean =
+          std::all_of(game.begin(), game.end(), [](char c) { return c > ' ' && c < 0x7f; });
       if (clean && std::string_view("+-*").find(cmd.back()) != std::string_view::npos) {
         config_.x1_game_name = std::string(game);
         config_.x1_color = cmd.back();

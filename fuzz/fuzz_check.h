@@ -16,7 +16,7 @@ namespace fuzz {
 }  // namespace fuzz
 
 // FUZZ_CHECK(cond, detail): aborts with `detail` (a std::string expression) when cond is false.
-#define FUZZ_CHECK(cond, detail)                          \
-  do {                                                    \
+#define FUZZ_CHECK(cond, detail)                           \
+  do {                                                     \
     if (!(cond)) ::fuzz::fail(#cond, std::string(detail)); \
   } while (0)

@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/fuzz_check.h"
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "fuzz/fuzz_check.h"
 
 using namespace base;
 using namespace shogi;

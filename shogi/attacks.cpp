@@ -186,7 +186,8 @@ void build_all() {
       t[kDragon][s] = t[kRook][s] | t[kKing][s];
     }
   }
-  for (Square s = 0; s < kSquareNb; ++s) first_bit_in_file[s] = uint8_t(file_of(s) * 9 - (s < 63 ? 0 : 63));
+  for (Square s = 0; s < kSquareNb; ++s)
+    first_bit_in_file[s] = uint8_t(file_of(s) * 9 - (s < 63 ? 0 : 63));
   const bool search = std::getenv("SASHITE_FIND_MAGICS") != nullptr;
   build_magics(bishop_magics, bishop_storage, kBishopDirs, false, 0x9E3779B97F4A7C15ULL,
                search ? nullptr : kBishopMagicNumbers);

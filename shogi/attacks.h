@@ -93,12 +93,18 @@ inline Bitboard dragon_attacks(Square s, Bitboard occupied) {
 // Squares a piece of kind t and colour c on s attacks, for any kind.
 inline Bitboard piece_attacks(Color c, PieceType t, Square s, Bitboard occupied) {
   switch (t) {
-    case kLance: return lance_attacks(c, s, occupied);
-    case kBishop: return bishop_attacks(s, occupied);
-    case kRook: return rook_attacks(s, occupied);
-    case kHorse: return horse_attacks(s, occupied);
-    case kDragon: return dragon_attacks(s, occupied);
-    default: return attacks_detail::step_table[c][t][s];
+    case kLance:
+      return lance_attacks(c, s, occupied);
+    case kBishop:
+      return bishop_attacks(s, occupied);
+    case kRook:
+      return rook_attacks(s, occupied);
+    case kHorse:
+      return horse_attacks(s, occupied);
+    case kDragon:
+      return dragon_attacks(s, occupied);
+    default:
+      return attacks_detail::step_table[c][t][s];
   }
 }
 

@@ -26,9 +26,7 @@ struct Bitboard {
   }
   static constexpr Bitboard all() { return Bitboard(kLoMask, kHiMask); }
 
-  constexpr bool test(Square s) const {
-    return s < 63 ? (lo >> s) & 1 : (hi >> (s - 63)) & 1;
-  }
+  constexpr bool test(Square s) const { return s < 63 ? (lo >> s) & 1 : (hi >> (s - 63)) & 1; }
   constexpr void set(Square s) { *this |= square(s); }
   constexpr void clear(Square s) { *this &= ~square(s); }
   constexpr void toggle(Square s) { *this ^= square(s); }
@@ -37,9 +35,7 @@ struct Bitboard {
   constexpr bool none() const { return (lo | hi) == 0; }
   explicit constexpr operator bool() const { return any(); }
   constexpr int count() const { return std::popcount(lo) + std::popcount(hi); }
-  constexpr bool more_than_one() const {
-    return (lo & (lo - 1)) || (hi & (hi - 1)) || (lo && hi);
-  }
+  constexpr bool more_than_one() const { return (lo & (lo - 1)) || (hi & (hi - 1)) || (lo && hi); }
 
   // REQUIRES: any(). The lowest-numbered square.
   constexpr Square lsb() const {
@@ -63,9 +59,21 @@ struct Bitboard {
   constexpr Bitboard operator|(Bitboard b) const { return {lo | b.lo, hi | b.hi}; }
   constexpr Bitboard operator^(Bitboard b) const { return {lo ^ b.lo, hi ^ b.hi}; }
   constexpr Bitboard operator~() const { return {~lo & kLoMask, ~hi & kHiMask}; }
-  constexpr Bitboard& operator&=(Bitboard b) { lo &= b.lo; hi &= b.hi; return *this; }
-  constexpr Bitboard& operator|=(Bitboard b) { lo |= b.lo; hi |= b.hi; return *this; }
-  constexpr Bitboard& operator^=(Bitboard b) { lo ^= b.lo; hi ^= b.hi; return *this; }
+  constexpr Bitboard& operator&=(Bitboard b) {
+    lo &= b.lo;
+    hi &= b.hi;
+    return *this;
+  }
+  constexpr Bitboard& operator|=(Bitboard b) {
+    lo |= b.lo;
+    hi |= b.hi;
+    return *this;
+  }
+  constexpr Bitboard& operator^=(Bitboard b) {
+    lo ^= b.lo;
+    hi ^= b.hi;
+    return *this;
+  }
   constexpr bool operator==(const Bitboard&) const = default;
   // a & ~b without materialising ~b.
   constexpr Bitboard and_not(Bitboard b) const { return {lo & ~b.lo, hi & ~b.hi}; }

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace shogi {

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/shown_text.h"
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
-#include "base/shown_text.h"
 
 namespace shogi {
 using base::shown_text;
@@ -414,7 +414,6 @@ std::string csa_record_ending_problem(const CsaRecord& rec) {
     return "%KACHI that the entering-king rule (27 points) does not allow";
   return "";
 }
-
 
 Status replay_csa_record(const CsaRecord& rec, Position& out, int plies) {
   const int count = int(rec.moves.size());

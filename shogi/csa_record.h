@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace shogi {

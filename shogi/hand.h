@@ -30,9 +30,7 @@ class Hand {
     return n;
   }
   // True when this hand holds at least as many of every kind as other.
-  constexpr bool dominates(Hand other) const {
-    return ((raw_ - other.raw_) & kBorrowMask) == 0;
-  }
+  constexpr bool dominates(Hand other) const { return ((raw_ - other.raw_) & kBorrowMask) == 0; }
   constexpr uint32_t raw() const { return raw_; }
   constexpr bool operator==(const Hand&) const = default;
 

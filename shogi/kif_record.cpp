@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
+#include "base/text_lines.h"
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
-#include "base/text_lines.h"
 
 namespace shogi {
 using base::TextLines;

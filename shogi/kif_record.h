@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "shogi/csa_record.h"
 #include "base/status.h"
+#include "shogi/csa_record.h"
 
 namespace shogi {
 using base::Status;

@@ -102,8 +102,7 @@ void generate_drops(const Position& pos, Bitboard targets, MoveList& list) {
     for (Square to : targets.and_not(far_ranks_bb(Us, 1))) list.push(Move::drop(kLance, to, Us));
   }
   if (hand.has(kKnight)) {
-    for (Square to : targets.and_not(far_ranks_bb(Us, 2)))
-      list.push(Move::drop(kKnight, to, Us));
+    for (Square to : targets.and_not(far_ranks_bb(Us, 2))) list.push(Move::drop(kKnight, to, Us));
   }
   PieceType others[4];
   int n = 0;

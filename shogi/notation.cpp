@@ -52,7 +52,9 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
     }
     if (c == '/') {
       if (promoted) return sfen_error(sfen, i, "'+' not followed by a piece");
-      if (file != -1) return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has fewer than 9 squares");
+      if (file != -1)
+        return sfen_error(sfen, i,
+                          "rank " + std::to_string(rank + 1) + " has fewer than 9 squares");
       if (++rank > 8) return sfen_error(sfen, i, "more than 9 ranks");
       file = 8;
       continue;
@@ -60,7 +62,8 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
     if (c >= '1' && c <= '9') {
       if (promoted) return sfen_error(sfen, i, "'+' not followed by a piece");
       file -= c - '0';
-      if (file < -1) return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has more than 9 squares");
+      if (file < -1)
+        return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has more than 9 squares");
       continue;
     }
     if (c == '+') {
@@ -69,10 +72,13 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
       continue;
     }
     PieceType t = piece_type_from_usi_letter(c);
-    if (t == kNoPieceType) return sfen_error(sfen, i, std::string("unknown piece letter '") + c + "'");
-    if (file < 0) return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has more than 9 squares");
+    if (t == kNoPieceType)
+      return sfen_error(sfen, i, std::string("unknown piece letter '") + c + "'");
+    if (file < 0)
+      return sfen_error(sfen, i, "rank " + std::to_string(rank + 1) + " has more than 9 squares");
     if (promoted) {
-      if (!can_promote(t)) return sfen_error(sfen, i, std::string("'") + c + "' cannot be promoted");
+      if (!can_promote(t))
+        return sfen_error(sfen, i, std::string("'") + c + "' cannot be promoted");
       t = promote(t);
       promoted = false;
     }
@@ -91,7 +97,8 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
   else
     return sfen_error(sfen, i, "side to move must be 'b' or 'w'");
   ++i;
-  if (i >= text.size() || text[i] != ' ') return sfen_error(sfen, i, "expected a space before the hands");
+  if (i >= text.size() || text[i] != ' ')
+    return sfen_error(sfen, i, "expected a space before the hands");
   ++i;
   // Hands: "-" or e.g. "2P3lRb".
   if (i >= text.size()) return sfen_error(sfen, i, "missing hands");
@@ -135,7 +142,8 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out) {
       ply = ply * 10 + (text[i] - '0');
       if (ply > 100000000) return sfen_error(sfen, start, "move number too large");
     }
-    if (i == start || ply < 1) return sfen_error(sfen, start, "move number must be a positive integer");
+    if (i == start || ply < 1)
+      return sfen_error(sfen, start, "move number must be a positive integer");
     setup.game_ply = int(ply);
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     if (i < text.size()) return sfen_error(sfen, i, "unexpected text after the move number");
@@ -189,7 +197,8 @@ std::string format_usi_square(Square s) {
 std::string format_usi_move(Move m) {
   if (m == kMoveNone) return "none";
   if (m == kMoveNull) return "pass";
-  if (m.is_drop()) return std::string(1, usi_piece_letter(m.dropped_type())) + "*" + format_usi_square(m.to());
+  if (m.is_drop())
+    return std::string(1, usi_piece_letter(m.dropped_type())) + "*" + format_usi_square(m.to());
   std::string s = format_usi_square(m.from()) + format_usi_square(m.to());
   if (m.is_promotion()) s += '+';
   return s;

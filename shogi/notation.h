@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace shogi {
@@ -18,7 +18,7 @@ Status parse_sfen(std::string_view sfen, PositionSetup& out);
 std::string format_sfen(const PositionSetup& setup, bool with_ply = true);
 
 // USI letters: P L N S G B R K (Black) and lower case for White; '+' before promoted.
-char usi_piece_letter(PieceType t);  // the unpromoted letter, upper case
+char usi_piece_letter(PieceType t);            // the unpromoted letter, upper case
 PieceType piece_type_from_usi_letter(char c);  // case-insensitive; kNoPieceType if none
 
 // USI moves: "7g7f", "8h2b+", "P*5e"; "resign", "win" and "pass" are not moves here.

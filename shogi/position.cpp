@@ -54,8 +54,7 @@ void Position::copy_current(const Position& other) {
   std::copy(std::begin(other.by_type_), std::end(other.by_type_), std::begin(by_type_));
   occupied_ = other.occupied_;
   std::copy(std::begin(other.hands_), std::end(other.hands_), std::begin(hands_));
-  std::copy(std::begin(other.king_square_), std::end(other.king_square_),
-            std::begin(king_square_));
+  std::copy(std::begin(other.king_square_), std::end(other.king_square_), std::begin(king_square_));
   side_to_move_ = other.side_to_move_;
   game_ply_ = other.game_ply_;
   states_.clear();
@@ -101,8 +100,7 @@ Status Position::set(const PositionSetup& setup) {
     if (kings[c] > 1) return Status::error(std::string(color_name(c)) + " has more than one king");
     for (int t = kPawn; t <= kGold; ++t) {
       int n = setup.hands[c].count(PieceType(t));
-      if (n > Hand::kMaxCount[t])
-        return Status::error("too many pieces of one kind in hand");
+      if (n > Hand::kMaxCount[t]) return Status::error("too many pieces of one kind in hand");
       counts[t] += n;
     }
     for (int f = 0; f < 9; ++f) {
@@ -180,17 +178,16 @@ void Position::recompute_keys(StateInfo& si) const {
 Bitboard Position::attackers_to(Color by, Square s, Bitboard occupied) const {
   const Color them = ~by;  // step tables of the other colour, read backwards
   const Bitboard mine = by_color_[by];
-  Bitboard b = (step_attacks(them, kPawn, s) & by_type_[kPawn]) |
-               (step_attacks(them, kKnight, s) & by_type_[kKnight]) |
-               (step_attacks(them, kSilver, s) & by_type_[kSilver]) |
-               (step_attacks(them, kGold, s) &
-                (by_type_[kGold] | by_type_[kProPawn] | by_type_[kProLance] |
-                 by_type_[kProKnight] | by_type_[kProSilver])) |
-               (step_attacks(them, kKing, s) &
-                (by_type_[kKing] | by_type_[kHorse] | by_type_[kDragon])) |
-               (lance_attacks(them, s, occupied) & by_type_[kLance]) |
-               (bishop_attacks(s, occupied) & (by_type_[kBishop] | by_type_[kHorse])) |
-               (rook_attacks(s, occupied) & (by_type_[kRook] | by_type_[kDragon]));
+  Bitboard b =
+      (step_attacks(them, kPawn, s) & by_type_[kPawn]) |
+      (step_attacks(them, kKnight, s) & by_type_[kKnight]) |
+      (step_attacks(them, kSilver, s) & by_type_[kSilver]) |
+      (step_attacks(them, kGold, s) & (by_type_[kGold] | by_type_[kProPawn] | by_type_[kProLance] |
+                                       by_type_[kProKnight] | by_type_[kProSilver])) |
+      (step_attacks(them, kKing, s) & (by_type_[kKing] | by_type_[kHorse] | by_type_[kDragon])) |
+      (lance_attacks(them, s, occupied) & by_type_[kLance]) |
+      (bishop_attacks(s, occupied) & (by_type_[kBishop] | by_type_[kHorse])) |
+      (rook_attacks(s, occupied) & (by_type_[kRook] | by_type_[kDragon]));
   return b & mine;
 }
 
@@ -252,11 +249,10 @@ bool Position::is_pawn_drop_mate(Square to) const {
     Square from = defenders.pop();
     Bitboard occ2 = occ ^ square_bb(from);
     // Our sliders that would then see the king (the pawn itself is captured, not a slider).
-    Bitboard sliders =
-        ((lance_attacks(them, ksq, occ2) & by_type_[kLance]) |
-         (bishop_attacks(ksq, occ2) & (by_type_[kBishop] | by_type_[kHorse])) |
-         (rook_attacks(ksq, occ2) & (by_type_[kRook] | by_type_[kDragon]))) &
-        by_color_[us];
+    Bitboard sliders = ((lance_attacks(them, ksq, occ2) & by_type_[kLance]) |
+                        (bishop_attacks(ksq, occ2) & (by_type_[kBishop] | by_type_[kHorse])) |
+                        (rook_attacks(ksq, occ2) & (by_type_[kRook] | by_type_[kDragon]))) &
+                       by_color_[us];
     if (sliders.none()) return false;
   }
   // Can the king step anywhere (the pawn's square included) out of attack?
@@ -279,8 +275,8 @@ bool Position::is_legal(Move m) const {
   if (m.is_drop()) {
     if (m.dropped_type() == kPawn) {
       const Square their_king = king_square_[~us];
-      if (their_king != kSquareNone &&
-          step_attacks(us, kPawn, m.to()).test(their_king) && is_pawn_drop_mate(m.to()))
+      if (their_king != kSquareNone && step_attacks(us, kPawn, m.to()).test(their_king) &&
+          is_pawn_drop_mate(m.to()))
         return false;
     }
     return true;  // a drop never exposes one's own king; evasion drops interpose

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "shogi/attacks.h"
 #include "shogi/bitboard.h"
 #include "shogi/hand.h"
-#include "base/status.h"
 #include "shogi/types.h"
 
 namespace shogi {
@@ -33,13 +33,13 @@ enum class Repetition {
 
 // Per-ply state kept for undo and for the rules that look back (repetition).
 struct StateInfo {
-  uint64_t board_key = 0;  // pieces on board and side to move
-  uint64_t hand_key = 0;   // additive: sum of one key per piece in hand
-  Bitboard checkers;       // enemy pieces giving check to the side to move
+  uint64_t board_key = 0;       // pieces on board and side to move
+  uint64_t hand_key = 0;        // additive: sum of one key per piece in hand
+  Bitboard checkers;            // enemy pieces giving check to the side to move
   Bitboard blockers[kColorNb];  // pieces (either colour) shielding c's king from a slider
   Bitboard pinners[kColorNb];   // sliders of ~c pinning a c piece to c's king
   Piece captured = kNoPiece;
-  Move move = kMoveNone;         // the move that led here
+  Move move = kMoveNone;                     // the move that led here
   int continuous_checks[kColorNb] = {0, 0};  // consecutive checking moves by each side
   int plies_from_null = 0;
   uint64_t key() const { return board_key + hand_key; }

@@ -42,20 +42,20 @@ constexpr bool in_promotion_zone(Color c, Square s) { return relative_rank(c, ra
 // Piece kinds. A promoted kind is the base kind | kPromotedFlag.
 enum PieceType : int {
   kNoPieceType = 0,
-  kPawn = 1,    // 歩
-  kLance,       // 香
-  kKnight,      // 桂
-  kSilver,      // 銀
-  kBishop,      // 角
-  kRook,        // 飛
-  kGold,        // 金
-  kKing,        // 玉
-  kProPawn,     // と
-  kProLance,    // 成香
-  kProKnight,   // 成桂
-  kProSilver,   // 成銀
-  kHorse,       // 馬 (promoted bishop)
-  kDragon,      // 龍 (promoted rook)
+  kPawn = 1,   // 歩
+  kLance,      // 香
+  kKnight,     // 桂
+  kSilver,     // 銀
+  kBishop,     // 角
+  kRook,       // 飛
+  kGold,       // 金
+  kKing,       // 玉
+  kProPawn,    // と
+  kProLance,   // 成香
+  kProKnight,  // 成桂
+  kProSilver,  // 成銀
+  kHorse,      // 馬 (promoted bishop)
+  kDragon,     // 龍 (promoted rook)
   kPieceTypeNb
 };
 constexpr int kPromotedFlag = 8;

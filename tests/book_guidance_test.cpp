@@ -22,7 +22,8 @@ class ScriptedBook : public BookAdvisor {
   mutable std::atomic<int> probes{0};
   mutable BookRequest last_request;
 
-  std::vector<BookSuggestion> suggest(const Position& pos, const BookRequest& request) const override {
+  std::vector<BookSuggestion> suggest(const Position& pos,
+                                      const BookRequest& request) const override {
     ++probes;
     last_request = request;
     std::vector<BookSuggestion> out;
@@ -66,7 +67,7 @@ TEST_CASE("book guidance: a bonus makes a quiet book move the choice, and no boo
   REQUIRE(engine.set_option("BookBonus", "400").is_ok());
   SearchResult r = search_depth(engine, kStart, 5);
   CHECK(format_usi_move(r.best) == "9g9f");
-  CHECK(r.depth == 5);  // searched, not played blind
+  CHECK(r.depth == 5);      // searched, not played blind
   CHECK(book->probes > 1);  // the root and the replies (BookSearchPlies 2)
 
   REQUIRE(engine.set_option("USI_OwnBook", "false").is_ok());

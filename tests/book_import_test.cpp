@@ -128,9 +128,7 @@ int osl_ptype(shogi::PieceType t) {
   }
 }
 
-int osl_square(shogi::Square s) {
-  return (shogi::file_of(s) + 1) << 4 | (shogi::rank_of(s) + 1);
-}
+int osl_square(shogi::Square s) { return (shogi::file_of(s) + 1) << 4 | (shogi::rank_of(s) + 1); }
 
 struct DatMove {
   std::string usi;

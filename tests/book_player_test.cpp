@@ -1,6 +1,5 @@
 // The client's book player and the book in front of an engine, on a small LevelDB book.
 #include "client/book_player.h"
-#include "client/book_front_player.h"
 
 #include <doctest/doctest.h>
 
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "book/book_db.h"
+#include "client/book_front_player.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "tests/temp_dir.h"
@@ -313,7 +313,8 @@ class RecordingEngine : public client::EnginePlayer {
   std::vector<uint64_t> started, hits;
 };
 
-client::SearchRequest request_after(uint64_t id, std::vector<std::string> moves, bool ponder = false) {
+client::SearchRequest request_after(uint64_t id, std::vector<std::string> moves,
+                                    bool ponder = false) {
   client::SearchRequest r;
   r.id = id;
   r.sfen = shogi::Position::kStartSfen;

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "book/book_db.h"
+#include "run_command.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "run_command.h"
 
 #ifndef SASHITE_BINARY
 #define SASHITE_BINARY SASHITE_TEST_DATA_DIR "/../../build/sashite"

@@ -1,7 +1,5 @@
 // Book retrieval: the similarity measures, the move filters, exact lookup, simple and
 // relation-number retrieval on small hand-made books, and the index against a full scan.
-#include "book/book.h"
-
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -10,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "book/book.h"
 #include "book/position_index.h"
 #include "book/similarity.h"
 #include "shogi/movegen.h"
@@ -86,7 +85,8 @@ TEST_CASE("book similarity: board and hand differences") {
   CHECK(!differ.test(square("5i")));
 
   Position captured;  // Black holds a pawn and a bishop, White two pawns
-  REQUIRE(captured.set_sfen("lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b BPp 1").is_ok());
+  REQUIRE(
+      captured.set_sfen("lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b BPp 1").is_ok());
   const uint32_t h_start[2] = {start.hand(kBlack).raw(), start.hand(kWhite).raw()};
   const uint32_t h_captured[2] = {captured.hand(kBlack).raw(), captured.hand(kWhite).raw()};
   CHECK(book::hand_difference(h_start, h_captured) == 3);
@@ -104,8 +104,7 @@ TEST_CASE("book similarity: block summaries bound the board difference from belo
   book::BoardSummary spare = s0;
   spare.spare[0] = 9;  // spare bytes are not blocks
   CHECK(book::block_difference(s0, spare) == 0);
-  std::vector<BookEntry> entries =
-      tools::grow_book({entry(Position(), {{"7g7f", 1}})}, 2000, 5);
+  std::vector<BookEntry> entries = tools::grow_book({entry(Position(), {{"7g7f", 1}})}, 2000, 5);
   test::Prng prng(5);
   int equal_bounds = 0;
   for (int i = 0; i < 3000; ++i) {
@@ -130,7 +129,8 @@ TEST_CASE("book similarity: legality and the attacker-count filter") {
 
   // A White pawn on 7e attacks 7f: 7g7f there goes to a contested square.
   Position contested;
-  REQUIRE(contested.set_sfen("lnsgkgsnl/1r5b1/pp1pppppp/9/2p6/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").is_ok());
+  REQUIRE(contested.set_sfen("lnsgkgsnl/1r5b1/pp1pppppp/9/2p6/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+              .is_ok());
   const Move there = book::translate_move(contested, m);
   REQUIRE(there != kMoveNone);
   const book::MoveAttackers in_book = book::count_move_attackers(start, m);
@@ -201,10 +201,11 @@ TEST_CASE("book retrieval: simple and relation-number on a hand-made book") {
   book::ProbeResult simple = b.probe(q, BookMode::kSimple, 1, 4);
   CHECK(simple.positions.size() == 3);  // ties with the first are kept
   for (const auto& p : simple.positions) CHECK(p.distance == 4);
-  CHECK(sfens(simple) == std::vector<std::string>{Position().sfen(false), a.sfen(false), bpos.sfen(false)});
+  CHECK(sfens(simple) ==
+        std::vector<std::string>{Position().sfen(false), a.sfen(false), bpos.sfen(false)});
   // Candidates: start's 7g7f share 10/15, A's 2f2e 1, B's 6g6f 1, each divided by 1 + 4.
   REQUIRE(simple.moves.size() == 3);
-  CHECK(format_usi_move(simple.moves[0].move) == "2f2e");  // ties by weight: count order
+  CHECK(format_usi_move(simple.moves[0].move) == "2f2e");   // ties by weight: count order
   CHECK(simple.moves[0].weight == doctest::Approx(0.375));  // 0.2 / (0.2 + 0.2 + 2/15)
   CHECK(format_usi_move(simple.moves[2].move) == "7g7f");
   CHECK(simple.moves[2].weight == doctest::Approx((2.0 / 15) / (0.4 + 2.0 / 15)));

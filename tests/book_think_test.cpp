@@ -2,6 +2,8 @@
 // a fake search, shards and the work list, the progress line; with our engine (build/sashite,
 // relative to the repo root, the tests' working directory): shards merged equal a single run,
 // and a run killed with SIGKILL then resumed equals an uninterrupted one.
+#include "tools/book/book_think.h"
+
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -13,16 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "base/child_process.h"
 #include "book/book_db.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tests/temp_dir.h"
 #include "tools/book/book_merge.h"
-#include "tools/book/book_think.h"
 #include "tools/book/book_think_engines.h"
 #include "tools/book/book_think_tree.h"
 #include "tools/book/book_think_work.h"
-#include "base/child_process.h"
 #include "tools/common/progress_bar.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -151,14 +152,14 @@ TEST_CASE("book think: leaf combination by mean and by min") {
 TEST_CASE("book think: a mate is not averaged with centipawns") {
   ThinkValuation mean;
   // One engine sees a mate in 5, the other +300 cp: the leaf is the mate, not their mean.
-  ThinkValue v = combine_answers({answer("2b3c+", kThinkMateValue - 5, 8), answer("7g7f", 300, 8)},
-                                 mean);
+  ThinkValue v =
+      combine_answers({answer("2b3c+", kThinkMateValue - 5, 8), answer("7g7f", 300, 8)}, mean);
   REQUIRE(v.value);
   CHECK(*v.value == kThinkMateValue - 5);
   CHECK(is_think_mate(*v.value));
   // Mates for both sides: the pessimistic one (being mated in 7).
-  v = combine_answers({answer("2b3c+", kThinkMateValue - 5, 8), answer("7g7f", -(kThinkMateValue - 7), 8),
-                       answer("8h2b+", 120, 8)},
+  v = combine_answers({answer("2b3c+", kThinkMateValue - 5, 8),
+                       answer("7g7f", -(kThinkMateValue - 7), 8), answer("8h2b+", 120, 8)},
                       mean);
   CHECK(*v.value == -(kThinkMateValue - 7));
   // No mate: the plain mean.
@@ -171,7 +172,7 @@ TEST_CASE("book think: a mate is not averaged with centipawns") {
 TEST_CASE("book think: minimax over a hand-made tree of depth 2 and 3") {
   shogi::Position root;
   const shogi::Move m76 = usi_move(root, "7g7f"), m26 = usi_move(root, "2g2f"),
-                     m56 = usi_move(root, "5g5f");
+                    m56 = usi_move(root, "5g5f");
   ThinkValuation how;  // mean
   how.search_depth = 4;
 
@@ -338,7 +339,8 @@ TEST_CASE("book think: progress line with rate and ETA") {
         std::string::npos);
 }
 
-TEST_CASE("book think: shards 0/2 and 1/2 merged equal a single run" * doctest::test_suite("slow")) {
+TEST_CASE("book think: shards 0/2 and 1/2 merged equal a single run" *
+          doctest::test_suite("slow")) {
   TempDir dir;
   BookThinkOptions single = engine_options(dir.path / "single", 3);
   run_think(single);
@@ -363,8 +365,8 @@ TEST_CASE("book think: shards 0/2 and 1/2 merged equal a single run" * doctest::
   CHECK(book_text(dir.path / "merged") == expected);
 
   // Merging into a book that has the positions keeps the deeper values and adds counts.
-  REQUIRE(merge_books({(dir.path / "single").string()}, (dir.path / "merged").string(), stats)
-              .is_ok());
+  REQUIRE(
+      merge_books({(dir.path / "single").string()}, (dir.path / "merged").string(), stats).is_ok());
   CHECK(stats.entries_merged == work.size());
   CHECK(book_text(dir.path / "merged") == expected);
 
@@ -375,8 +377,8 @@ TEST_CASE("book think: shards 0/2 and 1/2 merged equal a single run" * doctest::
   CHECK(book_text(dir.path / "single") == expected);
 
   // Not a book: a clear error.
-  const base::Status s = merge_books({(dir.path / "nothing").string()},
-                                       (dir.path / "out").string(), stats);
+  const base::Status s =
+      merge_books({(dir.path / "nothing").string()}, (dir.path / "out").string(), stats);
   CHECK(!s.is_ok());
 }
 
@@ -387,18 +389,37 @@ TEST_CASE("book think: killed with SIGKILL after the first batch, resumed, equal
   const std::string expected = book_text(dir.path / "whole");
 
   const fs::path out = dir.path / "killed";
-  const std::vector<std::string> argv = {
-      "build/sashite", "book", "think", "--sfens", kPositionsFile, "--out", out.string(),
-      "--depth", "4", "--batch", "1", "--engine", "build/sashite usi", "--engine",
-      "build/sashite usi", "--option", "0:Threads=1", "--option", "0:USI_Hash=16", "--option",
-      "1:Threads=1", "--option", "1:USI_Hash=16", "--option", "1:FutilityMode=off"};
+  const std::vector<std::string> argv = {"build/sashite",
+                                         "book",
+                                         "think",
+                                         "--sfens",
+                                         kPositionsFile,
+                                         "--out",
+                                         out.string(),
+                                         "--depth",
+                                         "4",
+                                         "--batch",
+                                         "1",
+                                         "--engine",
+                                         "build/sashite usi",
+                                         "--engine",
+                                         "build/sashite usi",
+                                         "--option",
+                                         "0:Threads=1",
+                                         "--option",
+                                         "0:USI_Hash=16",
+                                         "--option",
+                                         "1:Threads=1",
+                                         "--option",
+                                         "1:USI_Hash=16",
+                                         "--option",
+                                         "1:FutilityMode=off"};
   base::ChildProcess child;
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line;
   bool batch_written = false;
   const auto deadline = base::ChildProcess::Clock::now() + std::chrono::seconds(60);
-  while (!batch_written &&
-         child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine)
+  while (!batch_written && child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine)
     batch_written = line.rfind("batch:", 0) == 0;
   REQUIRE(batch_written);
   child.kill();  // SIGKILL: the engines it started die with their pipes closed

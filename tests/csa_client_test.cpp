@@ -164,12 +164,11 @@ class FirstMoveEngine : public EnginePlayer {
   std::vector<std::thread> threads_;
 };
 
-const char* const kHirate[] = {
-    "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY", "P2 * -HI *  *  *  *  * -KA * ",
-    "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU", "P4 *  *  *  *  *  *  *  *  * ",
-    "P5 *  *  *  *  *  *  *  *  * ", "P6 *  *  *  *  *  *  *  *  * ",
-    "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU", "P8 * +KA *  *  *  *  * +HI * ",
-    "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY"};
+const char* const kHirate[] = {"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY", "P2 * -HI *  *  *  *  * -KA * ",
+                               "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU", "P4 *  *  *  *  *  *  *  *  * ",
+                               "P5 *  *  *  *  *  *  *  *  * ", "P6 *  *  *  *  *  *  *  *  * ",
+                               "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU", "P8 * +KA *  *  *  *  * +HI * ",
+                               "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY"};
 
 // Logs in the client and starts game `id` with the client as Black; returns false (and the
 // test fails) when the client does not behave.
@@ -179,12 +178,26 @@ bool start_game(Conn& c, const std::string& id, const std::string& total_s = "60
   if (!login) return false;
   CHECK(*login == "LOGIN tester test-60-1,trip");
   c.send("LOGIN:tester OK");
-  std::vector<std::string> s = {
-      "BEGIN Game_Summary", "Protocol_Version:1.2", "Protocol_Mode:Server", "Format:Shogi 1.0",
-      "Declaration:Jishogi 1.1", "Game_ID:" + id, "Name+:tester", "Name-:server",
-      "Your_Turn:+", "Rematch_On_Draw:NO", "To_Move:+", "Max_Moves:256", "BEGIN Time",
-      "Time_Unit:1sec", "Total_Time:" + total_s, "Byoyomi:1", "Increment:0", "Least_Time_Per_Move:0",
-      "END Time", "BEGIN Position"};
+  std::vector<std::string> s = {"BEGIN Game_Summary",
+                                "Protocol_Version:1.2",
+                                "Protocol_Mode:Server",
+                                "Format:Shogi 1.0",
+                                "Declaration:Jishogi 1.1",
+                                "Game_ID:" + id,
+                                "Name+:tester",
+                                "Name-:server",
+                                "Your_Turn:+",
+                                "Rematch_On_Draw:NO",
+                                "To_Move:+",
+                                "Max_Moves:256",
+                                "BEGIN Time",
+                                "Time_Unit:1sec",
+                                "Total_Time:" + total_s,
+                                "Byoyomi:1",
+                                "Increment:0",
+                                "Least_Time_Per_Move:0",
+                                "END Time",
+                                "BEGIN Position"};
   for (const char* r : kHirate) s.push_back(r);
   for (const char* l : {"+", "END Position", "END Game_Summary"}) s.push_back(l);
   for (const std::string& l : s) c.send(l);
@@ -232,8 +245,8 @@ CsaConfig test_config(const std::string& dir, int port) {
 }
 
 std::string fresh_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() /
-                     ("sashite_csa_" + name + "_" + std::to_string(::getpid()));
+  const fs::path p =
+      fs::temp_directory_path() / ("sashite_csa_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(p);
   fs::create_directories(p);
   return p.string();
@@ -293,7 +306,9 @@ TEST_CASE("one game over loopback: lines, record, results and exit status") {
   CHECK(rec.find_info("START_TIME") != nullptr);
 
   const std::string results = read_text(dir + "/records/results.txt");
-  CHECK(contains(results, "\ttest+test-60-1+tester+server+20260101000000\ttester\tserver\t+\tWIN\tRESIGN\t5\t"));
+  CHECK(contains(
+      results,
+      "\ttest+test-60-1+tester+server+20260101000000\ttester\tserver\t+\tWIN\tRESIGN\t5\t"));
   const std::string log = read_text(dir + "/logs/csa.log");
   CHECK(contains(log, "> 'LOGIN tester *****'"));  // the password masked
   CHECK(!contains(log, "test-60-1,trip"));

@@ -144,7 +144,7 @@ TEST_CASE("every shipped configuration file loads") {
   CHECK(f.host == "wdoor.c.u-tokyo.ac.jp");
   CHECK(f.port == 4081);
   CHECK(f.game == "floodgate-300-10F");
-  CHECK(f.trip.empty());      // the secret comes from the environment
+  CHECK(f.trip.empty());  // the secret comes from the environment
   CHECK(f.password.empty());
   CsaConfig l;
   REQUIRE(client::load_csa_config(kConfigDir + "/local.toml", l));
@@ -208,7 +208,8 @@ TEST_CASE("a value of the wrong type is an error") {
   CHECK(contains(load_error("[engine]\nhash_mb = 1.5\n"), "got a float"));
   CHECK(contains(load_error("server = 3\n"), "expected a table"));
   CHECK(contains(load_error("[engine.usi]\nX = 1.5\n"), "engine.usi.X"));
-  CHECK(contains(load_error("[session]\non_quit = \"later\"\n"), "not one of \"finish\", \"resign\""));
+  CHECK(contains(load_error("[session]\non_quit = \"later\"\n"),
+                 "not one of \"finish\", \"resign\""));
   CHECK(contains(load_error("[server]\nlogin = \"x2\"\n"), "server.login"));
 }
 
@@ -269,7 +270,8 @@ max_ply = 24
 max_distance = 6
 [log]
 record_formats = ["kif"]
-)", &c) == "");
+)",
+                     &c) == "");
   CHECK(c.engine_command == "/opt/yaneuraou/YaneuraOu-by-gcc");
   CHECK(c.engine_args == std::vector<std::string>{"--threads", "8"});
   CHECK(c.engine_working_dir == "/opt/yaneuraou");
@@ -298,7 +300,8 @@ record_formats = ["kif"]
   CHECK(e.effective_book_move_choice() == "play");
   CHECK(contains(load_error("[engine]\ncommand = \"x\"\n[book]\nmove_choice = \"guide\"\n"),
                  "built-in engine only"));
-  CHECK(contains(load_error("[log]\nrecord_formats = [\"csa\", \"pdf\"]\n"), "'pdf' is not one of"));
+  CHECK(
+      contains(load_error("[log]\nrecord_formats = [\"csa\", \"pdf\"]\n"), "'pdf' is not one of"));
   CHECK(contains(load_error("[log]\nrecord_formats = []\n"), "no record format"));
   CHECK(contains(load_error("[engine]\nargs = [1]\n"), "engine.args: expected a string"));
   CHECK(contains(load_error("[book]\nmin_weight = 2\n"), "book.min_weight"));

@@ -29,8 +29,8 @@
 #include <thread>
 #include <vector>
 
-#include "shogi/csa_record.h"
 #include "shogi/csa_notation.h"
+#include "shogi/csa_record.h"
 #include "shogi/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
@@ -190,8 +190,8 @@ struct ClientSide {
     });
   }
   void start(int port, const Lines& extra = {}) {
-    Lines args{"csa", "--config", config.string(), "--port", std::to_string(port),
-               "--name", name, "--game", kGame};
+    Lines args{"csa",    "--config", config.string(), "--port", std::to_string(port),
+               "--name", name,       "--game",        kGame};
     args.insert(args.end(), extra.begin(), extra.end());
     child = std::make_unique<Child>(args, home / "stdout.txt");
   }
@@ -583,7 +583,8 @@ TEST_CASE("e2e: a server delaying every line by 100 ms; a whole game without a t
 namespace {
 
 const std::string kChromium = "/usr/bin/chromium";
-const fs::path kArtifacts = fs::path(SASHITE_TEST_DATA_DIR) / ".." / ".." / "build" / "test-artifacts";
+const fs::path kArtifacts =
+    fs::path(SASHITE_TEST_DATA_DIR) / ".." / ".." / "build" / "test-artifacts";
 
 // A loopback port nobody listens on now.
 int free_port() {
@@ -696,7 +697,7 @@ std::map<std::string, std::string> position_board(const shogi::Position& pos) {
 std::string hand_text(const shogi::Position& pos, shogi::Color c) {
   std::string text;
   for (shogi::PieceType t : {shogi::kRook, shogi::kBishop, shogi::kGold, shogi::kSilver,
-                              shogi::kKnight, shogi::kLance, shogi::kPawn}) {
+                             shogi::kKnight, shogi::kLance, shogi::kPawn}) {
     const int n = pos.hand(c).count(t);
     if (n == 0) continue;
     if (!text.empty()) text += ' ';
@@ -744,7 +745,7 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
       continue;
     }
     ::fcntl(fd, F_SETFL, O_NONBLOCK);
-    const std::string bytes = i == 0   ? "GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\n\r\n"
+    const std::string bytes = i == 0  ? "GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\n\r\n"
                               : i % 2 ? std::string("\x16\x03\x01\x00\xff garbage\r\n\r\n")
                                       : std::string("GET /events HTTP/1.1\r\nHost: x\r\n");
     (void)::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
@@ -758,13 +759,14 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   CHECK(json_int(http_get(client_status, "/status.json"), "ply") >= 6);
   const std::string metrics = http_get(client_status, "/metrics");
   CHECK(metrics.find("sashite_in_game 1") != std::string::npos);
-  const std::string dom = chromium("--dump-dom", "http://127.0.0.1:" +
-                                   std::to_string(client_status) + "/", dir.path / "dom.html");
+  const std::string dom =
+      chromium("--dump-dom", "http://127.0.0.1:" + std::to_string(client_status) + "/",
+               dir.path / "dom.html");
   fs::create_directories(kArtifacts);
   const fs::path shot = kArtifacts / "status-page.png";
   fs::remove(shot);
-  chromium("--screenshot=" + shot.string(), "http://127.0.0.1:" + std::to_string(client_status) + "/",
-           dir.path / "shot.txt");
+  chromium("--screenshot=" + shot.string(),
+           "http://127.0.0.1:" + std::to_string(client_status) + "/", dir.path / "shot.txt");
   const std::string server_dom =
       chromium("--dump-dom", "http://127.0.0.1:" + std::to_string(server_status) + "/",
                dir.path / "server-dom.html");
@@ -775,7 +777,8 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   CHECK(status_b == 0);
   CHECK(server.child->output().find(" time up ") == std::string::npos);
 
-  REQUIRE_MESSAGE(dom.find("data-rendered=\"1\"") != std::string::npos, "page not rendered: " << dom);
+  REQUIRE_MESSAGE(dom.find("data-rendered=\"1\"") != std::string::npos,
+                  "page not rendered: " << dom);
   const std::string board_tag = tag_by_id(dom, "board");
   const int ply = std::atoi(attribute(board_tag, "data-ply").c_str());
   CHECK(ply >= 6);
@@ -789,7 +792,8 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   int64_t remaining[2] = {2000, 2000};
   for (int i = 0; i < ply; ++i) {
     const shogi::Color mover = pos.side_to_move();
-    remaining[mover] = std::max<int64_t>(0, remaining[mover] + 1000 - rec.moves[i].time_ms.value_or(0));
+    remaining[mover] =
+        std::max<int64_t>(0, remaining[mover] + 1000 - rec.moves[i].time_ms.value_or(0));
     pos.do_move(rec.moves[i].move);
   }
   INFO("ply " << ply << ", board tag " << board_tag);

@@ -825,7 +825,8 @@ TEST_CASE("csa record: an ending its moves do not bear out is named") {
   const std::string start = "V2.2\nPI\n+\n";
   const std::string shuffle = "+5958OU\n-5152OU\n+5859OU\n-5251OU\n";  // back to the start
   CHECK(problem(start + "+7776FU\n-3334FU\n%TORYO\n") == "");
-  CHECK(problem(start + "+7776FU\n-3334FU\n%SENNICHITE\n") == "%SENNICHITE without a fourfold repetition");
+  CHECK(problem(start + "+7776FU\n-3334FU\n%SENNICHITE\n") ==
+        "%SENNICHITE without a fourfold repetition");
   CHECK(problem(start + shuffle + shuffle + shuffle + "%SENNICHITE\n") == "");
   CHECK(problem(start + shuffle + shuffle + shuffle + "+7776FU\n%TORYO\n") ==
         "move 13 (+7776FU) comes after a fourfold repetition ended the game");

@@ -14,12 +14,12 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <memory>
-#include <optional>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -61,8 +61,10 @@ struct TestServer {
   }
   bool wait_finished(int ms) {
     for (const auto end = Clock::now() + std::chrono::milliseconds(ms); Clock::now() < end;)
-      if (finished) return true;
-      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (finished)
+        return true;
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return finished;
   }
 
@@ -111,8 +113,10 @@ class RawClient {
       if (::poll(&p, 1, int(left.count())) <= 0) continue;
       char chunk[4096];
       const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-      if (n <= 0) closed_ = true;
-      else buf_.append(chunk, size_t(n));
+      if (n <= 0)
+        closed_ = true;
+      else
+        buf_.append(chunk, size_t(n));
     }
   }
   bool closed_by_server() const { return closed_; }
@@ -201,11 +205,13 @@ std::map<std::string, PlayerRun> replay(const std::string& file, TestServer& ser
           ++seen;
         } else {
           receive_until(seen);
-          if (e.ms - last_ms >= 100) std::this_thread::sleep_for(std::chrono::milliseconds(e.ms - last_ms));
+          if (e.ms - last_ms >= 100)
+            std::this_thread::sleep_for(std::chrono::milliseconds(e.ms - last_ms));
           std::string text = e.text;
           if (text.starts_with("LOGIN ")) {
             const size_t comma = text.find(',');
-            text.insert(comma == std::string::npos ? text.size() : comma, who == black ? "-B" : "-W");
+            text.insert(comma == std::string::npos ? text.size() : comma,
+                        who == black ? "-B" : "-W");
           }
           c.send(text);
         }

@@ -460,7 +460,8 @@ namespace csa_session_state_test {
 namespace {
 
 // Our move `usi` with the engine's expected reply `reply` as the PV's second move.
-EngineMove move_with_reply(const SearchRequest& r, const std::string& usi, const std::string& reply) {
+EngineMove move_with_reply(const SearchRequest& r, const std::string& usi,
+                           const std::string& reply) {
   shogi::Position pos = request_position(r);
   EngineMove em;
   REQUIRE(shogi::parse_usi_move(pos, usi, em.move));
@@ -469,8 +470,10 @@ EngineMove move_with_reply(const SearchRequest& r, const std::string& usi, const
   em.pv.push_back(em.move);
   pos.do_move(em.move);
   shogi::Move second;
-  if (shogi::parse_usi_move(pos, reply, second)) em.pv.push_back(second);
-  else em.pv.push_back(em.move);  // an impossible reply (not legal for the opponent)
+  if (shogi::parse_usi_move(pos, reply, second))
+    em.pv.push_back(second);
+  else
+    em.pv.push_back(em.move);  // an impossible reply (not legal for the opponent)
   return em;
 }
 
@@ -505,11 +508,11 @@ TEST_CASE("session: ponder hit: the ponder search becomes our move's search") {
   CHECK(!d.ponderhits[0].request.limits.ponder);
   // The deadline counts from the opponent's move, not from the start of pondering.
   CHECK(d.ponderhits[0].request.started_ms == 6100);
-  CHECK(d.ponderhits[0].request.limits.time_left_ms[kBlack] ==
-        ponder.limits.time_left_ms[kBlack]);
+  CHECK(d.ponderhits[0].request.limits.time_left_ms[kBlack] == ponder.limits.time_left_ms[kBlack]);
   CHECK(d.ponderhits[0].request.deadline_ms > 6100);
   CHECK(d.stops.empty());
-  d.handle(6300, event::EngineMoveReady{ponder.id, move_with_reply(d.ponderhits[0].request, "2g2f", "8c8d")});
+  d.handle(6300, event::EngineMoveReady{ponder.id,
+                                        move_with_reply(d.ponderhits[0].request, "2g2f", "8c8d")});
   CHECK(d.transport.sent.back().starts_with("+2726FU"));
   d.server(6400, "+2726FU,T0");
   REQUIRE(d.searches.size() == 3);  // pondering on 8c8d

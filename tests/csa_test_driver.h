@@ -160,7 +160,7 @@ inline EngineMove engine_answer(const SearchRequest& r, const std::string& line)
   EngineMove em;
   if (cl.type == ClientLineType::kSpecialMove) {
     em.kind = cl.special == shogi::CsaSpecialMove::kKachi ? EngineMove::Kind::kWin
-                                                           : EngineMove::Kind::kResign;
+                                                          : EngineMove::Kind::kResign;
     return em;
   }
   REQUIRE(cl.type == ClientLineType::kMove);

@@ -6,9 +6,9 @@
 #include "engine/eval/evaluate.h"
 #include "engine/eval/incremental_evaluator.h"
 #include "engine/eval/weights.h"
+#include "scrambled_weights.h"
 #include "shogi/movegen.h"
 #include "shogi/position.h"
-#include "scrambled_weights.h"
 #include "test_prng.h"
 
 namespace eval_incremental_test {

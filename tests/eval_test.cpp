@@ -15,9 +15,9 @@
 #include "engine/eval/features.h"
 #include "engine/eval/hand_set_weights.h"
 #include "engine/eval/weights.h"
+#include "scrambled_weights.h"
 #include "shogi/movegen.h"
 #include "shogi/position.h"
-#include "scrambled_weights.h"
 #include "test_positions.h"
 
 namespace eval_test {
@@ -325,7 +325,7 @@ TEST_CASE("eval: malformed weight files are rejected with the line named") {
     std::string text = good;
     const size_t section = text.find("section pin");
     const size_t numbers = text.find('\n', text.find('\n', section) + 1) + 1;  // after the comment
-    text[numbers] = 'x';  // "-9" becomes "x9"
+    text[numbers] = 'x';                                                       // "-9" becomes "x9"
     const int line = line_of(good, "section pin") + 2;
     expect_error(text, at_line(line) + ": 'x");
     expect_error(text, "is not a number (section 'pin', entry 1)");

@@ -74,7 +74,8 @@ TEST_CASE("gensfen: files are checked when read") {
   CHECK(records[1].value == -35);
   const std::pair<std::string, std::string> bad[] = {
       {bytes.substr(0, 100), "the header says 2 records, the file holds 0"},
-      {"not a file at all, nothing like the header, long enough to be one: 0123456789abcdef", "not a gensfen file"},
+      {"not a file at all, nothing like the header, long enough to be one: 0123456789abcdef",
+       "not a gensfen file"},
       {std::string(bytes).replace(16, 1, "\x02"), "version 2"},
       {std::string(bytes).replace(64, 1, "\x1f"), "record 0: square 0: no piece has code 31"},
   };

@@ -24,7 +24,7 @@ const fs::path kRepository = fs::path(SASHITE_TEST_DATA_DIR).parent_path().paren
 
 TEST_CASE("shipped files: the build tree, beside the binary, ../share/sashite, the PREFIX") {
   const auto candidates = base::shipped_file_candidates("/opt/x/bin", "data/weights/default.eval",
-                                                          "/usr/local/share/sashite");
+                                                        "/usr/local/share/sashite");
   REQUIRE(candidates.size() == 5);
   CHECK(candidates[0] == "/opt/x/data/weights/default.eval");
   CHECK(candidates[1] == "/opt/x/bin/data/weights/default.eval");
@@ -49,8 +49,8 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   const fs::path root = templ;
   int status = -1;
   std::string out = run_command("cd " + kRepository.string() + " && scripts/install.sh " +
-                            (root / "prefix").string() + " build",
-                        status);
+                                    (root / "prefix").string() + " build",
+                                status);
   INFO(out);
   REQUIRE(status == 0);
   const fs::path share = root / "prefix/share/sashite";
@@ -63,10 +63,10 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
 
   // Run from elsewhere: no load error, the book guides the first move.
   out = run_command("cd " + root.string() +
-                " && printf 'setoption name MateControl value limit\\nisready\\n"
-                "position startpos\\ngo depth 2\\n' | (cat; sleep 2; echo quit) | " +
-                (root / "prefix/bin/sashite").string() + " usi",
-            status);
+                        " && printf 'setoption name MateControl value limit\\nisready\\n"
+                        "position startpos\\ngo depth 2\\n' | (cat; sleep 2; echo quit) | " +
+                        (root / "prefix/bin/sashite").string() + " usi",
+                    status);
   INFO(out);
   CHECK(status == 0);
   CHECK(out.find("info string error") == std::string::npos);
@@ -74,9 +74,9 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   CHECK(out.find("bestmove ") != std::string::npos);
 
   // A second install replaces the first.
-  out = run_command("cd " + kRepository.string() + " && scripts/install.sh " + (root / "prefix").string() +
-                " build",
-            status);
+  out = run_command("cd " + kRepository.string() + " && scripts/install.sh " +
+                        (root / "prefix").string() + " build",
+                    status);
   CHECK(status == 0);
   CHECK(fs::exists(share / "book/default/CURRENT"));
   std::error_code ec;
@@ -91,9 +91,9 @@ TEST_CASE("scripts/gui/sashite-usi: the file a GUI registers runs the engine fro
   fs::create_symlink(kRepository / "scripts/gui/sashite-usi", root / "engine");
   int status = -1;
   const std::string commands = "printf 'usi\\nisready\\nposition startpos\\ngo depth 1\\n'";
-  const std::string out =
-      run_command("cd " + root.string() + " && " + commands + " | (cat; sleep 1; echo quit) | ./engine",
-          status);
+  const std::string out = run_command(
+      "cd " + root.string() + " && " + commands + " | (cat; sleep 1; echo quit) | ./engine",
+      status);
   INFO(out);
   CHECK(status == 0);
   CHECK(out.find("usiok") != std::string::npos);

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "base/child_process.h"
 #include "shogi/csa_record.h"
 #include "shogi/notation.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "base/child_process.h"
 #include "tools/learn/learn_fit.h"
 
 namespace learn_label_test {
@@ -418,7 +418,8 @@ TEST_CASE("learn label: the command line") {
   REQUIRE(child.start(argv, {}, "").is_ok());
   std::string line, all;
   const auto deadline = base::ChildProcess::Clock::now() + std::chrono::seconds(30);
-  while (child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine) all += line + "\n";
+  while (child.read_line(line, deadline) == base::ChildProcess::ReadResult::kLine)
+    all += line + "\n";
   CHECK(child.wait_exit(deadline));
   CHECK(all.rfind("1 records: 0 skipped (already labelled), 1 read, 1 written; 2 positions: 2 "
                   "labelled (0 mates), 0 failures, 0 unscored; ",

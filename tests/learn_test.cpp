@@ -12,10 +12,10 @@
 #include "engine/eval/evaluate.h"
 #include "engine/eval/features.h"
 #include "engine/eval/weights.h"
+#include "engine/see.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "engine/see.h"
 #include "tests/temp_dir.h"
 #include "tools/learn/learn_data.h"
 #include "tools/learn/learn_search.h"
@@ -218,8 +218,8 @@ void check_gradient(LossKind kind, bool threats = false) {
     CHECK(add_position_gradient(set, wd.data(), o.scale_cp, 1.0, scratch.data(), kind) ==
           doctest::Approx(m.loss).epsilon(1e-9));
     CHECK(m.terms == (kind == LossKind::kPairs ? m.pairs : 1));
-    bonus_leaves += int(std::count_if(set.bonus.begin(), set.bonus.end(),
-                                      [](int16_t b) { return b != 0; }));
+    bonus_leaves +=
+        int(std::count_if(set.bonus.begin(), set.bonus.end(), [](int16_t b) { return b != 0; }));
     sets.push_back(set);
   }
   REQUIRE(sets.size() >= 3);
@@ -429,12 +429,11 @@ TEST_CASE("learn sources: measured data first, then training-only records and te
 
 TEST_CASE("learn stats: held-out agreement by teacher move kind adds up to the overall one") {
   Position pos;
-  REQUIRE(pos.set_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
-              .is_ok());
+  REQUIRE(
+      pos.set_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3").is_ok());
   CHECK(move_kind(pos, usi_move(pos, "8h2b+")) == kCaptureMove);
   CHECK(move_kind(pos, usi_move(pos, "2g2f")) == kQuietMove);
-  REQUIRE(pos.set_sfen("lnsgkgsnl/1r7/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5")
-              .is_ok());
+  REQUIRE(pos.set_sfen("lnsgkgsnl/1r7/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5").is_ok());
   CHECK(move_kind(pos, usi_move(pos, "B*5e")) == kDropMove);
 
   const IterationStats s = measure_untrained(fixture_positions(), 4);

@@ -1,5 +1,7 @@
 // sashite match: the referee's adjudication (repetition, perpetual check, declaration,
 // illegal moves, the ply limit, faults) and the CSA record it keeps, without processes.
+#include "tools/match/match_referee.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -7,7 +9,6 @@
 
 #include "shogi/csa_record.h"
 #include "tools/match/match_openings.h"
-#include "tools/match/match_referee.h"
 
 namespace match_referee_test {
 

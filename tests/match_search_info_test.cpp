@@ -1,12 +1,12 @@
 // sashite match: USI info lines (well-formed, malformed, garbage), the report kept over a
 // search, and the floodgate-style comment a move gets in the record.
+#include "tools/match/match_search_info.h"
+
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 #include <vector>
-
-#include "tools/match/match_search_info.h"
 
 namespace match_search_info_test {
 
@@ -121,9 +121,9 @@ TEST_CASE("search info: malformed lines give empty fields, never a failure") {
 
 TEST_CASE("search info: random garbage never breaks the parser or the tracker") {
   std::mt19937 rng(12345);
-  const std::vector<std::string> words = {"info", "depth", "score", "cp", "mate", "nodes",
-                                          "multipv", "pv", "string", "+", "-", "-0", "7",
-                                          "12", "x", "", "\t", "99999999999999999999"};
+  const std::vector<std::string> words = {
+      "info", "depth", "score", "cp", "mate", "nodes", "multipv", "pv", "string",
+      "+",    "-",     "-0",    "7",  "12",   "x",     "",        "\t", "99999999999999999999"};
   usi::SearchInfoTracker tracker;
   for (int n = 0; n < 5000; ++n) {
     std::string line = n % 2 ? "info" : "";
@@ -148,8 +148,7 @@ TEST_CASE("search info: the tracker keeps the last report of the first PV") {
       "info depth 1 seldepth 1 score cp 10 nodes 100 pv 7g7f",
       "info depth 2 seldepth 3 score cp 20 nodes 300 pv 7g7f 3c3d",
       "info depth 3 currmove 2g2f currmovenumber 1",  // progress: no score
-      "info multipv 2 depth 3 score cp -5 nodes 350 pv 2g2f",
-      "info string thinking",
+      "info multipv 2 depth 3 score cp -5 nodes 350 pv 2g2f", "info string thinking",
       "info nodes 500 nps 1000 time 500",  // the final count, without a depth
       "info depth 9 score cp x",           // malformed score: a progress line
   });

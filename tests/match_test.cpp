@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "base/child_process.h"
 #include "shogi/csa_record.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
-#include "base/child_process.h"
 #include "tools/match/elo.h"
 #include "tools/match/match_openings.h"
 #include "tools/match/match_runner.h"
@@ -258,7 +258,8 @@ TEST_CASE("match: time controls, their clock and their go commands") {
   REQUIRE(parse_time_control("0+2.25", main_ms, inc_ms).is_ok());
   CHECK(main_ms == 0);
   CHECK(inc_ms == 2250);
-  for (const char* bad : {"", "+1", "10+", "1.2345", "ten", "10+0.1+1", "0", "0+0", ".5", "5.", "-1"}) {
+  for (const char* bad :
+       {"", "+1", "10+", "1.2345", "ten", "10+0.1+1", "0", "0+0", ".5", "5.", "-1"}) {
     CAPTURE(bad);
     const base::Status st = parse_time_control(bad, main_ms, inc_ms);
     CHECK_FALSE(st.is_ok());
@@ -315,8 +316,8 @@ TEST_CASE("match: game pairs for the SPRT complete in any order") {
   PairTally t(5);
   CHECK_FALSE(t.add(1, 2));
   CHECK_FALSE(t.add(2, 1));
-  CHECK(t.add(0, 2));  // pair 0: 2 + 2 half points, WW
-  CHECK(t.add(3, 0));  // pair 1: 1 + 0, LD
+  CHECK(t.add(0, 2));        // pair 0: 2 + 2 half points, WW
+  CHECK(t.add(3, 0));        // pair 1: 1 + 0, LD
   CHECK_FALSE(t.add(4, 2));  // game 5 has no twin
   CHECK(t.pentanomial().bins == std::array<int64_t, 5>{0, 1, 0, 0, 1});
 }
@@ -325,7 +326,8 @@ TEST_CASE("match: fake engines, adjudicated end to end") {
   FakeMatch m;
   SUBCASE("repetition") {
     const std::string out = run(m.options("cycle", "cycle"));
-    CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t12\trepetition", "1/2-1/2\t12\trepetition"});
+    CHECK(m.summary() ==
+          std::vector<std::string>{"1/2-1/2\t12\trepetition", "1/2-1/2\t12\trepetition"});
     CHECK(m.record(1).result == shogi::CsaSpecialMove::kSennichite);
     CHECK(m.record(1).black_name == "fake cycle (engine1)");
     CHECK(out.find("engine1 0-0-2") != std::string::npos);
@@ -392,7 +394,8 @@ TEST_CASE("match: a Fischer clock over whole games, and a time loss under it") {
   const std::string out = run(o);
   CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t12\trepetition"});
   const std::string log = read_text(m.dir.path / "out" / "g0001.log");
-  CHECK(log.find("engine1 (black) > go btime 2500 wtime 2000 binc 500 winc 500") != std::string::npos);
+  CHECK(log.find("engine1 (black) > go btime 2500 wtime 2000 binc 500 winc 500") !=
+        std::string::npos);
   // White's first move: its increment credited, Black's main time charged and credited.
   CHECK(log.find("engine2 (white) > go btime ") != std::string::npos);
   CHECK(log.find(" wtime 2500 binc 500 winc 500") != std::string::npos);
@@ -432,8 +435,9 @@ TEST_CASE("match: --sprt stops once the test decides and writes its state") {
   std::istringstream in(read_text(m.dir.path / "out" / "summary.tsv"));
   std::string line;
   std::getline(in, line);
-  CHECK(line == "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth\tpairs\tllr\t"
-                "llr_lower\tllr_upper\telo\telo_lower\telo_upper");
+  CHECK(line ==
+        "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth\tpairs\tllr\t"
+        "llr_lower\tllr_upper\telo\telo_lower\telo_upper");
   int games = 0;
   double last_llr = 0;
   while (std::getline(in, line)) {
@@ -519,7 +523,8 @@ TEST_CASE("match: what an engine could not set up at isready is shown, once per 
     const std::string out = run(o);
     const size_t at = out.find(
         "game 1/4 g0001: engine1 (black) vs engine2 (white): 1/2-1/2 max_plies after 4 plies; "
-        "engine1 0-0-1 (50.0%)\n  " + shown + "\n");
+        "engine1 0-0-1 (50.0%)\n  " +
+        shown + "\n");
     CHECK(at != std::string::npos);
     CHECK(out.find(shown, at + 1) == out.rfind(shown));  // not again for games 2-4
     CHECK(out.find("engine2 at isready") == std::string::npos);
@@ -545,7 +550,9 @@ TEST_CASE("match: --reuse-engines keeps each engine's process from game to game"
   o.jobs = 1;
   o.max_plies = 4;
   o.reuse_engines = true;
-  auto comments = [&](int game, int move) { return m.record(game).moves.at(size_t(move)).comments; };
+  auto comments = [&](int game, int move) {
+    return m.record(game).moves.at(size_t(move)).comments;
+  };
   auto comment = [](int score, int depth, int nodes) {
     return std::vector<std::string>{"** " + std::to_string(score) + " depth " +
                                     std::to_string(depth) + " nodes " + std::to_string(nodes)};
@@ -561,7 +568,8 @@ TEST_CASE("match: --reuse-engines keeps each engine's process from game to game"
     CHECK(m.summary_depths() ==
           std::vector<std::string>{"1.00\t1.00", "2.00\t2.00", "3.00\t3.00", "4.00\t4.00"});
     CHECK(out.find("engine processes kept between games") != std::string::npos);
-    CHECK(out.find("engine1 search: 8 moves, depth 2.50 avg (8 moves), nodes ") != std::string::npos);
+    CHECK(out.find("engine1 search: 8 moves, depth 2.50 avg (8 moves), nodes ") !=
+          std::string::npos);
     CHECK(out.find("time losses 0, restarts 0\n") != std::string::npos);
     CHECK(out.find("restarted") == std::string::npos);
   }
@@ -575,8 +583,8 @@ TEST_CASE("match: --reuse-engines keeps each engine's process from game to game"
     o.engine1 = "sh '" + m.script + "' crashonce";
     o.games = 3;
     const std::string out = run(o);
-    CHECK(m.summary() ==
-          std::vector<std::string>{"0-1\t0\tcrash", "1/2-1/2\t4\tmax_plies", "1/2-1/2\t4\tmax_plies"});
+    CHECK(m.summary() == std::vector<std::string>{"0-1\t0\tcrash", "1/2-1/2\t4\tmax_plies",
+                                                  "1/2-1/2\t4\tmax_plies"});
     CHECK(comments(2, 0) == comment(50, 2, 1));   // engine2, kept
     CHECK(comments(2, 1) == comment(-50, 1, 0));  // engine1, new
     CHECK(comments(3, 0) == comment(50, 2, 1));   // engine1, kept since
@@ -593,7 +601,8 @@ TEST_CASE("match: --reuse-engines keeps each engine's process from game to game"
     o.engine2 = m.script + " oneshot";
     o.games = 2;
     const std::string out = run(o);
-    CHECK(m.summary() == std::vector<std::string>{"1/2-1/2\t4\tmax_plies", "1/2-1/2\t4\tmax_plies"});
+    CHECK(m.summary() ==
+          std::vector<std::string>{"1/2-1/2\t4\tmax_plies", "1/2-1/2\t4\tmax_plies"});
     CHECK(comments(2, 0) == comment(50, 1, 0));   // engine2, new
     CHECK(comments(2, 1) == comment(-50, 2, 1));  // engine1, kept
     CHECK(out.find("(engine2 was restarted for this game after a fault)") != std::string::npos);
@@ -631,7 +640,8 @@ void play_ours_against(const std::string& other, const std::vector<std::string>&
   const std::string out = run(o);
   INFO(out);  // shown when a check fails
   shogi::CsaRecord rec;
-  const base::Status s = shogi::load_csa_record_file((dir.path / "out" / "g0001.csa").string(), rec);
+  const base::Status s =
+      shogi::load_csa_record_file((dir.path / "out" / "g0001.csa").string(), rec);
   REQUIRE_MESSAGE(s.is_ok(), s.message());  // every move replayed legal
   CHECK(rec.moves.size() == size_t(plies));
   CHECK(rec.result == shogi::CsaSpecialMove::kMaxMoves);

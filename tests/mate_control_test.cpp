@@ -45,8 +45,8 @@ Position position_of(const std::string& sfen) {
 }  // namespace
 
 TEST_CASE("mate control: names parse back, unknown names are refused") {
-  for (MateControl c : {MateControl::kNone, MateControl::kLimit, MateControl::kInit,
-                        MateControl::kThreshold}) {
+  for (MateControl c :
+       {MateControl::kNone, MateControl::kLimit, MateControl::kInit, MateControl::kThreshold}) {
     MateControl back = MateControl::kNone;
     CHECK(parse_mate_control(to_string(c), back));
     CHECK(back == c);
@@ -314,8 +314,8 @@ TEST_CASE("mate calls in the search: MateControl step calls only where a mate is
   CHECK(sites > 0);
   CHECK(opening.mate_calls < sites);
   uint64_t plain_sites = 0;
-  const SearchResult plain = run("none", "startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}, 4,
-                                 plain_sites);
+  const SearchResult plain =
+      run("none", "startpos", {"7g7f", "3c3d", "8h2b+", "3a2b"}, 4, plain_sites);
   CHECK(plain.mate_calls == plain_sites);
   // Kongo problem 2, a mate the depth-3 search alone does not see: predicted, called, found.
   const std::string sfen = load_problems("mate_kongo50.sfen")[1].sfen;

@@ -6,10 +6,10 @@
 // solved answers (one says mate where another says no mate).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -94,7 +94,8 @@ std::string osl_sfen_for(const Position& pos) {
   const Color defender = pos.in_check() ? pos.side_to_move() : ~pos.side_to_move();
   const Color attacker = ~defender;
   if (pos.king_square(defender) == kSquareNone) return "";
-  if (pos.king_square(attacker) != kSquareNone || !getenv("SASHITE_MATE_BENCH_ADD_KING")) return pos.sfen(false);
+  if (pos.king_square(attacker) != kSquareNone || !getenv("SASHITE_MATE_BENCH_ADD_KING"))
+    return pos.sfen(false);
   const Square dk = pos.king_square(defender);
   Square best = kSquareNone;
   int best_distance = -1;
@@ -115,7 +116,8 @@ std::string osl_sfen_for(const Position& pos) {
 
 TEST_CASE("mate bench: our PDS and df-pn against OSL's df-pn" * doctest::skip()) {
   uint64_t limit = 200000;
-  if (const char* env = std::getenv("SASHITE_MATE_BENCH_NODES")) limit = std::strtoull(env, nullptr, 10);
+  if (const char* env = std::getenv("SASHITE_MATE_BENCH_NODES"))
+    limit = std::strtoull(env, nullptr, 10);
   std::printf("node limit %llu per position\n", (unsigned long long)limit);
   std::printf("%-26s %-5s %5s %6s %7s %7s %11s %9s %9s\n", "set", "algo", "mate", "nomate",
               "unknown", "skipped", "nodes", "ms", "nodes/s");
@@ -138,7 +140,9 @@ TEST_CASE("mate bench: our PDS and df-pn against OSL's df-pn" * doctest::skip())
         const auto t0 = std::chrono::steady_clock::now();
         table.clear();
         REQUIRE(solve_mate(pos, options, r, &table).is_ok());
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         rows[a].add(r.status, r.nodes, ms);
         answers[a] = r.status;
       }
@@ -147,7 +151,8 @@ TEST_CASE("mate bench: our PDS and df-pn against OSL's df-pn" * doctest::skip())
       const auto t0 = std::chrono::steady_clock::now();
       const std::string for_osl = osl_sfen_for(pos);
       const bool ok = !for_osl.empty() && osl_solve(for_osl, limit, osl_status, osl_nodes);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (ok)
         rows[2].add(osl_status, osl_nodes, ms);
       else
@@ -156,8 +161,9 @@ TEST_CASE("mate bench: our PDS and df-pn against OSL's df-pn" * doctest::skip())
       for (int a = 0; a < 3; ++a)
         for (int b = 0; b < 3; ++b)
           if (answers[a] == MateStatus::kMate && answers[b] == MateStatus::kNoMate)
-            FAIL_CHECK(std::string(file) << " line " << p.line_number << ": solver " << a << " says mate, "
-                            << b << " says no mate (0 pds, 1 dfpn, 2 OSL)");
+            FAIL_CHECK(std::string(file)
+                       << " line " << p.line_number << ": solver " << a << " says mate, " << b
+                       << " says no mate (0 pds, 1 dfpn, 2 OSL)");
     }
     const char* names[3] = {"pds", "dfpn", "osl"};
     for (int a = 0; a < 3; ++a) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/huge_pages.h"
+#include "base/words.h"
 #include "engine/mate/mate1.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_line.h"
@@ -24,7 +25,6 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "base/words.h"
 #include "tests/test_prng.h"
 #include "tools/mate/mate_bench.h"
 
@@ -81,7 +81,8 @@ bool random_tsume_position(test::Prng& rng, Position& pos) {
   setup.board[make_square(kf, kr)] = make_piece(kWhite, kKing);
   const int pieces = 2 + rng.below(4);
   for (int i = 0; i < pieces; ++i) {
-    const int f = std::clamp(kf + rng.below(5) - 2, 0, 8), r = std::clamp(kr + rng.below(5) - 1, 0, 8);
+    const int f = std::clamp(kf + rng.below(5) - 2, 0, 8),
+              r = std::clamp(kr + rng.below(5) - 1, 0, 8);
     const Square s = make_square(f, r);
     if (setup.board[s] != kNoPiece) continue;
     PieceType t = PieceType(kPawn + rng.below(7));
@@ -201,7 +202,8 @@ TEST_CASE("mate in 3 on the mate3/mate5 set; both solvers prove every one with a
     CHECK_MESSAGE(mate_in_3(pos, &first) == (i < 10), "line " << problems[i].line_number);
     for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
       const MateResult r = solve(pos, algo, 200'000);
-      CHECK_MESSAGE(r.status == MateStatus::kMate, to_string(algo) << " line " << problems[i].line_number);
+      CHECK_MESSAGE(r.status == MateStatus::kMate, to_string(algo)
+                                                       << " line " << problems[i].line_number);
       if (r.status == MateStatus::kMate)
         CHECK(verify_mate_line(pos, pos.side_to_move(), r.line).is_ok());
     }
@@ -232,7 +234,8 @@ TEST_CASE("kongo set: mates only, every line replayed; nogare set: never a mate"
       CHECK_MESSAGE(r.status != MateStatus::kMate, to_string(algo) << " line " << p.line_number);
       refuted += r.status == MateStatus::kNoMate;
     }
-    MESSAGE(std::string(to_string(algo)) << ": " << refuted << "/17 nogare escapes proven at 20,000 nodes");
+    MESSAGE(std::string(to_string(algo))
+            << ": " << refuted << "/17 nogare escapes proven at 20,000 nodes");
     CHECK(refuted >= 3);
   }
 }
@@ -271,8 +274,8 @@ TEST_CASE("mate solver kept from call to call: the answers of fresh solvers, any
     positions.push_back(position_of(p));
   // A position with a history before it: the kept copy must drop it.
   Position played;
-  REQUIRE(played.set_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
-              .is_ok());
+  REQUIRE(
+      played.set_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").is_ok());
   for (const char* usi : {"7g7f", "3c3d", "8h2b+", "3a2b"}) {
     Move m = kMoveNone;
     REQUIRE(parse_usi_move(played, usi, m).is_ok());
@@ -443,9 +446,8 @@ TEST_CASE("mate solver: long paths are walked without deep recursion trouble") {
     for (MateAlgo algo : {MateAlgo::kDfpn, MateAlgo::kPds}) {
       const MateResult x = solve(long_pos, algo, 100'000, 4000);
       MESSAGE("line " << p.line_number << " " << std::string(to_string(algo)) << ": "
-                      << std::string(to_string(x.status)) << ", deepest path "
-                      << x.max_ply_reached << " plies, " << x.nodes << " nodes, stack "
-                      << x.stack_bytes << " bytes");
+                      << std::string(to_string(x.status)) << ", deepest path " << x.max_ply_reached
+                      << " plies, " << x.nodes << " nodes, stack " << x.stack_bytes << " bytes");
       // Small frames: 4000 plies (max_ply's default) then need about 1.2 MB of stack
       // (AddressSanitizer's redzones about double the frames: 4 MB, still inside 8 MB).
 #ifdef __SANITIZE_ADDRESS__
@@ -471,12 +473,13 @@ TEST_CASE("mate table: hand domination and garbage collection") {
   big.add(kGold);
   big.add(kSilver);
   table.store(42, small, 0, kInfinitePn, 10, kMoveNone, 3);  // proven with a gold
-  CHECK(table.lookup(42, big).pn == 0);       // superiority: more pieces, still mate
-  CHECK(!table.lookup(42, Hand()).found);     // fewer: nothing known
-  table.store(43, small, kInfinitePn, 0, 10);  // disproven with at most a gold
-  CHECK(table.lookup(43, Hand()).dn == 0);     // inferiority: fewer pieces, still no mate
+  CHECK(table.lookup(42, big).pn == 0);                      // superiority: more pieces, still mate
+  CHECK(!table.lookup(42, Hand()).found);                    // fewer: nothing known
+  table.store(43, small, kInfinitePn, 0, 10);                // disproven with at most a gold
+  CHECK(table.lookup(43, Hand()).dn == 0);  // inferiority: fewer pieces, still no mate
   CHECK(!table.lookup(43, big).found);
-  for (uint64_t k = 100; k < 100 + table.capacity(); ++k) table.store(k * 7919, small, 5, 5, uint32_t(k % 100));
+  for (uint64_t k = 100; k < 100 + table.capacity(); ++k)
+    table.store(k * 7919, small, 5, 5, uint32_t(k % 100));
   CHECK(table.collections() > 0);
   CHECK(table.used() < table.capacity());
 }
@@ -624,7 +627,9 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   REQUIRE(lines.size() == 4);
   CHECK(lines[3] == "checkmate nomate");
   // A hard one: the time limit, then an infinite search ended by stop.
-  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
+  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/"
+                       "4+P1P1L/+B5G1g b - 1")
+              .is_ok());
   runner.start(pos, 100, 16, print);
   runner.stop_and_wait();  // stop also ends it: either way the answer is timeout
   runner.start(pos, -1, 16, print);
@@ -633,7 +638,8 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   runner.stop_and_wait();
   // The searches on the solver's thread end with an info line of their nodes and time.
   std::vector<std::string> answers, infos;
-  for (const std::string& line : lines) (line.rfind("info ", 0) == 0 ? infos : answers).push_back(line);
+  for (const std::string& line : lines)
+    (line.rfind("info ", 0) == 0 ? infos : answers).push_back(line);
   REQUIRE(answers.size() == 4);
   CHECK(answers[2] == "checkmate timeout");
   CHECK(answers[3] == "checkmate timeout");
@@ -648,7 +654,9 @@ TEST_CASE("go mate: an info line about once a second while solving") {
   const auto print = printed.printer();
   const std::vector<std::string>& lines = printed.lines;
   Position pos;
-  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1").is_ok());
+  REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/"
+                       "4+P1P1L/+B5G1g b - 1")
+              .is_ok());
   runner.start(pos, 1500, 16, print);
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // it ends by its time limit
   runner.stop_and_wait();

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "shogi/movegen.h"
 #include "engine/nnue/evaluator.h"
 #include "engine/nnue/features.h"
 #include "engine/nnue/network.h"
-#include "shogi/position.h"
 #include "nnue_test_network.h"
+#include "shogi/movegen.h"
+#include "shogi/position.h"
 #include "test_positions.h"
 
 namespace nnue_test {

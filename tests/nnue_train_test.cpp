@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "base/file_write.h"
-#include "shogi/movegen.h"
 #include "engine/nnue/evaluator.h"
+#include "shogi/movegen.h"
 #include "shogi/position.h"
+#include "test_positions.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/nnue_model.h"
-#include "test_positions.h"
 
 namespace nnue_train_test {
 
@@ -161,8 +161,7 @@ TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad 
   const std::string dir = temporary_dir("run");
   const std::vector<GensfenRecord> records = material_records(17, 60);
   REQUIRE(records.size() > 3000);
-  REQUIRE(
-      base::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
+  REQUIRE(base::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
 
   NnueTrainOptions o;
   o.data = {dir};

@@ -16,7 +16,8 @@ using namespace tools;
 namespace {
 // Four moves: Black 3 s and 9 s, White 1.5 s and 0.5 s, then a resignation.
 const char* kRecord =
-    "V3.0\nN+alpha\nN-beta\nPI\n+\n+7776FU\nT3\n-3334FU\nT1.5\n+2726FU\nT9\n-8384FU\nT0.5\n%TORYO\nT0\n";
+    "V3.0\nN+alpha\nN-beta\nPI\n+\n+7776FU\nT3\n-3334FU\nT1.5\n+2726FU\nT9\n-8384FU\nT0.5\n%"
+    "TORYO\nT0\n";
 
 shogi::CsaRecord record() {
   shogi::CsaRecord rec;
@@ -44,7 +45,8 @@ TEST_CASE("records time-use: buckets, totals and the closest call under a Fische
   CHECK(use.least_spare_where == "game.csa ply 3");
   const std::string text = format_time_use(use, 2);
   CHECK(text.find("   1-2          2     2.25     3.00\n") != std::string::npos);
-  CHECK(text.find("time per game and side: mean 7.0 s, least 2.0 s, most 12.0 s (2)") != std::string::npos);
+  CHECK(text.find("time per game and side: mean 7.0 s, least 2.0 s, most 12.0 s (2)") !=
+        std::string::npos);
   CHECK(text.find("closest call: 0.0 s to spare (game.csa ply 3)") != std::string::npos);
 
   // Only White's moves, under 0 s + 10 s byoyomi: 8.5 s to spare at its first move.

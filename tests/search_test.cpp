@@ -14,12 +14,12 @@
 #include "engine/eval/weights.h"
 #include "engine/futility.h"
 #include "engine/mate/mate1.h"
-#include "shogi/movegen.h"
 #include "engine/movepick.h"
-#include "shogi/notation.h"
 #include "engine/search_bench.h"
 #include "engine/see.h"
 #include "engine/timeman.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 
 namespace search_test {
 
@@ -269,8 +269,8 @@ TEST_CASE("a search stopped late in an iteration plays what that iteration found
     CHECK(r.depth == infos[change - 1].depth);  // the finished depth is still reported as such
     CHECK(legal_moves(engine.position()).contains(r.best));
     played_after += r.best == after;
-    seen += "stopped at " + std::to_string(limits.nodes) + " nodes: " + format_usi_move(r.best) +
-            "; ";
+    seen +=
+        "stopped at " + std::to_string(limits.nodes) + " nodes: " + format_usi_move(r.best) + "; ";
   }
   INFO(seen, "depth ", infos[change - 1].depth, " played ", format_usi_move(before), ", depth ",
        infos[change].depth, " (ends at ", to, " nodes) ", format_usi_move(after));
@@ -324,7 +324,8 @@ TEST_CASE("movetime is respected") {
   const auto start = std::chrono::steady_clock::now();
   const SearchResult r = engine.search(limits);
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - start).count();
+                      std::chrono::steady_clock::now() - start)
+                      .count();
   CHECK(r.kind == SearchResult::Kind::kMove);
   CHECK(ms < 300 + 150);  // sanitizer builds are slow to unwind; the margin is generous
 }
@@ -335,7 +336,10 @@ TEST_CASE("stop ends an infinite search with a legal move") {
   REQUIRE(engine.set_position("startpos", {}).is_ok());
   SearchResult result;
   bool done = false;
-  engine.set_result_callback([&](const SearchResult& r) { result = r; done = true; });
+  engine.set_result_callback([&](const SearchResult& r) {
+    result = r;
+    done = true;
+  });
   SearchLimits limits;
   limits.infinite = true;
   engine.go(limits);

@@ -6,9 +6,9 @@
 
 #include <sstream>
 
-#include "shogi/csa_record.h"
 #include "engine/engine.h"
 #include "engine/usi.h"
+#include "shogi/csa_record.h"
 
 namespace shown_text_test {
 

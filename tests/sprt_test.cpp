@@ -21,9 +21,11 @@ Pentanomial bins(int64_t ll, int64_t ld, int64_t dd, int64_t wd, int64_t ww) {
 
 TEST_CASE("sprt: the LLR matches the reference computation on fixed tables") {
   // scripts/sprt_reference.py ELO0 ELO1 LL LD DD WD WW
-  CHECK(sprt_llr(bins(100, 500, 1200, 520, 110), 0, 5) == doctest::Approx(0.189249220570).epsilon(1e-9));
+  CHECK(sprt_llr(bins(100, 500, 1200, 520, 110), 0, 5) ==
+        doctest::Approx(0.189249220570).epsilon(1e-9));
   CHECK(sprt_llr(bins(0, 3, 10, 5, 2), 0, 5) == doctest::Approx(0.249311995993).epsilon(1e-9));
-  CHECK(sprt_llr(bins(40, 210, 600, 190, 35), -3, 1) == doctest::Approx(-0.841855149823).epsilon(1e-9));
+  CHECK(sprt_llr(bins(40, 210, 600, 190, 35), -3, 1) ==
+        doctest::Approx(-0.841855149823).epsilon(1e-9));
   CHECK(sprt_llr(bins(1, 0, 0, 0, 0), 0, 10) == doctest::Approx(-0.029255446370).epsilon(1e-9));
   CHECK(sprt_llr(bins(5000, 20000, 45000, 21000, 5500), 0, 5) ==
         doctest::Approx(20.460613314699).epsilon(1e-9));
@@ -113,10 +115,10 @@ TEST_CASE("sprt: simulated error rates stay within alpha and beta") {
   const SprtSimulation at_h0 = simulate_sprt(c, 0, 0.3, runs, 100000, 1);
   const SprtSimulation at_h1 = simulate_sprt(c, 30, 0.3, runs, 100000, 2);
   const SprtSimulation between = simulate_sprt(c, 15, 0.3, runs, 100000, 3);
-  MESSAGE("H0 true: H1 accepted " << at_h0.accepted_h1 << "/" << runs << ", "
-                                  << at_h0.average_pairs << " pairs a run");
-  MESSAGE("H1 true: H0 accepted " << at_h1.accepted_h0 << "/" << runs << ", "
-                                  << at_h1.average_pairs << " pairs a run");
+  MESSAGE("H0 true: H1 accepted " << at_h0.accepted_h1 << "/" << runs << ", " << at_h0.average_pairs
+                                  << " pairs a run");
+  MESSAGE("H1 true: H0 accepted " << at_h1.accepted_h0 << "/" << runs << ", " << at_h1.average_pairs
+                                  << " pairs a run");
   CHECK(at_h0.undecided == 0);
   CHECK(at_h1.undecided == 0);
   const double false_positive = double(at_h0.accepted_h1) / runs;

@@ -22,13 +22,16 @@ namespace fs = std::filesystem;
 
 TEST_CASE("spsa: parameter files, and their errors by line and field") {
   std::vector<SpsaParam> p;
-  REQUIRE(parse_spsa_params("# c\nA, 10, 0, 20, 2, 0.002\n\nB,1.5,-3,3,0.5,0.01 # x\n", "f", p).is_ok());
+  REQUIRE(parse_spsa_params("# c\nA, 10, 0, 20, 2, 0.002\n\nB,1.5,-3,3,0.5,0.01 # x\n", "f", p)
+              .is_ok());
   REQUIRE(p.size() == 2);
   CHECK(p[1].name == "B");
   CHECK(p[1].value == 1.5);
   CHECK(p[1].min == -3);
   CHECK(p[1].r_end == 0.01);
-  CHECK(format_spsa_params(p, "") == "# NAME, VALUE, MIN, MAX, C_END, R_END\nA, 10, 0, 20, 2, 0.002\nB, 1.5, -3, 3, 0.5, 0.01\n");
+  CHECK(
+      format_spsa_params(p, "") ==
+      "# NAME, VALUE, MIN, MAX, C_END, R_END\nA, 10, 0, 20, 2, 0.002\nB, 1.5, -3, 3, 0.5, 0.01\n");
   std::vector<SpsaParam> again;
   REQUIRE(parse_spsa_params(format_spsa_params(p, "header"), "g", again).is_ok());
   CHECK(again.size() == 2);
@@ -92,7 +95,9 @@ TEST_CASE("spsa: theta climbs toward the optimum of a synthetic objective") {
   // Two parameters whose best values are 70 and 20; a game pair's result is drawn with the
   // plus side's win chance logistic in the objective's difference. From 40 and 60.
   std::vector<SpsaParam> params = {{"A", 40, 0, 100, 5, 0.02}, {"B", 60, 0, 100, 5, 0.02}};
-  auto objective = [](double a, double b) { return -((a - 70) * (a - 70) + (b - 20) * (b - 20)) / 400.0; };
+  auto objective = [](double a, double b) {
+    return -((a - 70) * (a - 70) + (b - 20) * (b - 20)) / 400.0;
+  };
   const int n = 3000;
   const SpsaSchedule s{n};
   for (int k = 0; k < n; ++k) {
@@ -212,7 +217,8 @@ TEST_CASE("spsa: sashite tune moves a parameter the games reward, and resumes it
   std::ostringstream resumed;
   s = run_tune(o, resumed);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
-  CHECK(resumed.str().find("resuming " + params + ".state after 3 of 6 pairs") != std::string::npos);
+  CHECK(resumed.str().find("resuming " + params + ".state after 3 of 6 pairs") !=
+        std::string::npos);
   CHECK(resumed.str().find("pair 4/6") != std::string::npos);
   CHECK(resumed.str().find("pair 6/6") != std::string::npos);
   CHECK(resumed.str().find("pair 3/6") == std::string::npos);

@@ -54,7 +54,7 @@ struct PlayingSession {
                                   "BEGIN Position"};
     shogi::PositionSetup start;
     REQUIRE(shogi::parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                               start));
+                              start));
     for (const std::string& l : tools::summary_position_lines(start)) s.push_back(l);
     for (const char* l : {"END Position", "END Game_Summary"}) s.push_back(l);
     for (const std::string& l : s) line(20, l);

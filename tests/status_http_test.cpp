@@ -219,7 +219,8 @@ struct Fixture {
   // A normal GET on a fresh connection succeeds.
   bool serves() {
     Client c(port);
-    if (!c.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) return false;
+    if (!c.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+      return false;
     const auto r = c.reply();
     return r && r->status == 200 && r->body == "hello";
   }
@@ -360,7 +361,8 @@ TEST_CASE("status http: a 1 MB request line gets 431 or a close, and memory stay
   Fixture f(short_options());
   for (int round = 0; round < 2; ++round) {
     Client c(f.port);
-    std::string request = "GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    std::string request =
+        "GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     if (round == 1) request = "GET / HTTP/1.1\r\nX-Big: " + std::string(1 << 20, 'b') + "\r\n\r\n";
     c.send(request);
     const auto r = c.reply();
@@ -389,9 +391,11 @@ TEST_CASE("status http: a slowloris client is closed after the read timeout, oth
 
 TEST_CASE("status http: without a token only loopback host names are served (DNS rebinding)") {
   Fixture f(short_options());
-  for (const char* host : {"127.0.0.1", "127.0.0.1:8080", "localhost:5000", "LOCALHOST", "[::1]:80"}) {
+  for (const char* host :
+       {"127.0.0.1", "127.0.0.1:8080", "localhost:5000", "LOCALHOST", "[::1]:80"}) {
     Client c(f.port);
-    REQUIRE(c.send(std::string("GET /hello HTTP/1.1\r\nHost: ") + host + "\r\nConnection: close\r\n\r\n"));
+    REQUIRE(c.send(std::string("GET /hello HTTP/1.1\r\nHost: ") + host +
+                   "\r\nConnection: close\r\n\r\n"));
     const auto r = c.reply(false, 3000);
     REQUIRE(r);
     CHECK_MESSAGE(r->status == 200, host);
@@ -399,7 +403,8 @@ TEST_CASE("status http: without a token only loopback host names are served (DNS
   for (const char* host : {"evil.example", "evil.example:8080", "127.0.0.1.evil.example",
                            "[::2]:80", "localhost:80x"}) {
     Client c(f.port);
-    REQUIRE(c.send(std::string("GET /hello HTTP/1.1\r\nHost: ") + host + "\r\nConnection: close\r\n\r\n"));
+    REQUIRE(c.send(std::string("GET /hello HTTP/1.1\r\nHost: ") + host +
+                   "\r\nConnection: close\r\n\r\n"));
     const auto r = c.reply(false, 3000);
     REQUIRE(r);
     CHECK_MESSAGE(r->status == 403, host);
@@ -458,7 +463,8 @@ TEST_CASE("status http: the token is required, checked and never echoed") {
     REQUIRE(r);
     CHECK(r->status == 200);
     CHECK(f.last_request().query == std::map<std::string, std::string>{{"x", "1"}});
-    REQUIRE(c.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret-T0ken\r\n\r\n"));
+    REQUIRE(c.send(
+        "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret-T0ken\r\n\r\n"));
     const auto r2 = c.reply();
     REQUIRE(r2);
     CHECK(r2->status == 200);
@@ -521,7 +527,8 @@ TEST_CASE("status http: one render per channel per notification, shared by its s
   std::vector<std::unique_ptr<Client>> subscribers;
   for (int i = 0; i < 5; ++i) {
     subscribers.push_back(std::make_unique<Client>(f.port));
-    REQUIRE(subscribers.back()->send("GET /events?channel=same HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    REQUIRE(
+        subscribers.back()->send("GET /events?channel=same HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
     REQUIRE(subscribers.back()->read_until("data: state same v0\n\n"));
   }
   const int before = f.renders.load();
@@ -566,7 +573,8 @@ TEST_CASE("status http: keep-alive for HTTP/1.1, close for HTTP/1.0 unless asked
   {
     Client c(f.port);
     REQUIRE(
-        c.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+        c.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /nothing HTTP/1.1\r\nHost: "
+               "127.0.0.1\r\n\r\n"));
     const auto r1 = c.reply();
     const auto r2 = c.reply();
     REQUIRE(r1);

@@ -14,10 +14,10 @@
 #include "engine/mate/svm_model.h"
 #include "shogi/movegen.h"
 #include "shogi/position.h"
-#include "tools/mate/svm_data.h"
-#include "tools/mate/svm_train.h"
 #include "tests/run_command.h"
 #include "tests/temp_dir.h"
+#include "tools/mate/svm_data.h"
+#include "tools/mate/svm_train.h"
 
 namespace svm_test {
 

@@ -304,7 +304,8 @@ TEST_CASE("usi player: an engine that crashes mid-search: the fallback answers, 
   CHECK(f.player->replaced_answers() == 1);
   CHECK(f.logged("engine lost"));
   // Started again, with the game's options, and it answers the next search itself.
-  for (int i = 0; i < 100 && f.player->starts() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  for (int i = 0; i < 100 && f.player->starts() < 2; ++i)
+    std::this_thread::sleep_for(milliseconds(20));
   CHECK(f.player->starts() == 2);
   f.player->start(request(2, {"7g7f", "3c3d"}), a.callback());
   REQUIRE(a.wait(2, 5000));
@@ -324,7 +325,7 @@ TEST_CASE("usi player: a search asked while the engine restarts does not wait fo
   const SearchRequest r = request(2, {"7g7f", "3c3d"}, false, 2000);
   const auto t0 = Clock::now();
   f.player->start(r, a.callback());
-  REQUIRE(a.wait(2, 2000));  // well inside its 2 s, not after the restart
+  REQUIRE(a.wait(2, 2000));                       // well inside its 2 s, not after the restart
   CHECK(Clock::now() - t0 < milliseconds(1900));  // the restart alone takes 3 s
   CHECK(legal_in(r, a.at(1).second));
   CHECK(f.logged("cannot wait for the engine"));
@@ -421,7 +422,8 @@ TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent 
   ponder.limits.byoyomi_ms = 0;
   ponder.limits.increment_ms[shogi::kBlack] = ponder.limits.increment_ms[shogi::kWhite] = 2000;
   f.player->start(ponder, a.callback());
-  for (int i = 0; i < 100 && f.player->starts() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  for (int i = 0; i < 100 && f.player->starts() < 2; ++i)
+    std::this_thread::sleep_for(milliseconds(20));
   CHECK(f.player->starts() == 2);
   CHECK(f.logged("no pondering with it"));
   // Its ponderhit searches afresh; the go with binc kills it too: the fallback answers.
@@ -432,7 +434,8 @@ TEST_CASE("usi player: an engine that dies on go ponder and on binc is not sent 
   CHECK(a.at(0).first == 1);
   CHECK(legal_in(hit, a.at(0).second));
   CHECK(f.logged("the increment goes inside btime/wtime only"));
-  for (int i = 0; i < 100 && f.player->starts() < 3; ++i) std::this_thread::sleep_for(milliseconds(20));
+  for (int i = 0; i < 100 && f.player->starts() < 3; ++i)
+    std::this_thread::sleep_for(milliseconds(20));
   // From now on: no go ponder (no answer, no crash), and Fischer without binc/winc.
   f.player->start(request(2, {"7g7f", "3c3d", "2g2f", "8c8d"}, true), a.callback());
   f.player->stop(2);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <cstdio>
-#include <iterator>
+#include <fstream>
 #include <istream>
+#include <iterator>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -18,13 +18,13 @@
 #include <thread>
 #include <vector>
 
+#include "base/version.h"
 #include "engine/engine.h"
-#include "shogi/movegen.h"
-#include "shogi/notation.h"
 #include "engine/search.h"
 #include "engine/timeman.h"
 #include "engine/usi.h"
-#include "base/version.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 
 namespace usi_gui_test {
 

@@ -3,14 +3,13 @@
 #include "engine/usi.h"
 
 #include <doctest/doctest.h>
-
-#include <algorithm>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <fstream>
@@ -20,10 +19,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/version.h"
 #include "engine/engine.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "base/version.h"
 #include "tools/mate/mate_bench.h"
 
 #ifndef SASHITE_BINARY
@@ -52,7 +51,9 @@ std::vector<std::string> split_words(const std::string& line) {
   return words;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // Runs the USI loop on `script` and returns what it printed, line by line.
 // A missing weights file is reported at isready and does not matter to these tests: such
@@ -213,8 +214,9 @@ TEST_CASE("usi: parse_usi_position") {
   CHECK(moves == std::vector<std::string>{"7g7f", "3c3d"});
   REQUIRE(parse_usi_position("startpos moves", sfen, moves));
   CHECK(moves.empty());
-  REQUIRE(parse_usi_position("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f",
-                             sfen, moves));
+  REQUIRE(parse_usi_position(
+      "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f", sfen,
+      moves));
   CHECK(sfen == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
   CHECK(moves == std::vector<std::string>{"2g2f"});
   REQUIRE(parse_usi_position("sfen 4k4/9/9/9/9/9/9/9/4K4 b G", sfen, moves));  // no move number
@@ -402,23 +404,26 @@ TEST_CASE("usi: position, bad positions and bad moves keep the last good positio
   const std::string custom = "4k4/9/9/9/9/9/9/9/4K4 b G 1";
   const std::string custom_after = position_after(custom, {"G*5b"}).sfen();
 
-  std::vector<std::string> out = run_script(engine,
-                                            "position startpos moves 7g7f 3c3d\n"
-                                            "d\n"
-                                            "position startpos moves 7g7f 7g7f\n"  // illegal
-                                            "display\n"
-                                            "position startpos moves 7g7x\n"  // not a move
-                                            "position sfen lnsgkgsnl/9 b - 1\n"  // bad board
-                                            "position sfen 4k4/9/9/9/9/9/9/9/4K4 x G 1\n"
-                                            "position sfen 4k4/9/9/9/9/9/9/9/4K4 b\n"
-                                            "position\n"
-                                            "position startpos junk\n"
-                                            "d\n"
-                                            "position sfen " + custom + " moves G*5b\n"
-                                            "d\n"
-                                            "position sfen 4k4/9/9/9/9/9/9/9/4K4 b G\n"  // 3 fields
-                                            "quit\n"
-                                            "d\n");  // after quit: not read
+  std::vector<std::string> out =
+      run_script(engine,
+                 "position startpos moves 7g7f 3c3d\n"
+                 "d\n"
+                 "position startpos moves 7g7f 7g7f\n"  // illegal
+                 "display\n"
+                 "position startpos moves 7g7x\n"     // not a move
+                 "position sfen lnsgkgsnl/9 b - 1\n"  // bad board
+                 "position sfen 4k4/9/9/9/9/9/9/9/4K4 x G 1\n"
+                 "position sfen 4k4/9/9/9/9/9/9/9/4K4 b\n"
+                 "position\n"
+                 "position startpos junk\n"
+                 "d\n"
+                 "position sfen " +
+                     custom +
+                     " moves G*5b\n"
+                     "d\n"
+                     "position sfen 4k4/9/9/9/9/9/9/9/4K4 b G\n"  // 3 fields
+                     "quit\n"
+                     "d\n");  // after quit: not read
   INFO(join(out));
   REQUIRE(out.size() == 11);
   CHECK(out[0] == "sfen " + after_two);
@@ -486,8 +491,10 @@ TEST_CASE("usi: gameover reports the margins a precision-driven futility mode ch
     const std::vector<std::string> out = run_script(engine, "gameover draw\nquit\n");
     INFO(join(out));
     const int lines = count_prefix(out, "info string futility phase 0 ");
-    if (std::string(mode) == "fixed") CHECK(lines == 0);  // nothing measured
-    else CHECK(lines >= 2);  // both sides of depth 1 at least
+    if (std::string(mode) == "fixed")
+      CHECK(lines == 0);  // nothing measured
+    else
+      CHECK(lines >= 2);  // both sides of depth 1 at least
   }
 }
 
@@ -501,7 +508,8 @@ TEST_CASE("usi: a malformed go is answered at once, not searched forever") {
     Engine engine;
     engine.set_option("USI_Hash", "16");
     // No stop follows: the loop ends only if the search does by itself.
-    const std::vector<std::string> out = run_script(engine, std::string("position startpos\n") + go + "\n");
+    const std::vector<std::string> out =
+        run_script(engine, std::string("position startpos\n") + go + "\n");
     CHECK(count_prefix(out, "bestmove ") == 1);
     CHECK(count_prefix(out, "info string error: go: ") >= 1);
   }
@@ -558,9 +566,12 @@ TEST_CASE("usi: searches in-process give one legal bestmove per go") {
   CHECK(count_prefix(out, "bestmove ") == 6);
   for (const std::string& line : out) {
     CAPTURE(line);
-    if (starts_with(line, "bestmove ")) CHECK(check_bestmove_line(line, root) == "");
-    else if (starts_with(line, "info ")) CHECK(check_info_line(line, root) == "");
-    else CHECK(line == "readyok");
+    if (starts_with(line, "bestmove "))
+      CHECK(check_bestmove_line(line, root) == "");
+    else if (starts_with(line, "info "))
+      CHECK(check_info_line(line, root) == "");
+    else
+      CHECK(line == "readyok");
   }
 }
 
@@ -641,7 +652,8 @@ class UsiProcess {
         return line;
       }
       if (eof_) return std::nullopt;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return std::nullopt;
       pollfd p{out_, POLLIN, 0};
       int r = poll(&p, 1, int(left.count()));
@@ -665,7 +677,8 @@ class UsiProcess {
                                       std::vector<std::string>* seen = nullptr) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return std::nullopt;
       std::optional<std::string> line = read_line(int(left.count()));
       if (!line) return std::nullopt;
@@ -678,7 +691,8 @@ class UsiProcess {
   void drain_for(int ms, std::vector<std::string>& seen) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return;
       std::optional<std::string> line = read_line(int(left.count()));
       if (!line) {
@@ -728,7 +742,8 @@ class UsiProcess {
 };
 
 // Every info line of `lines` is well formed for root; returns the number of info lines.
-int check_info_lines(const std::vector<std::string>& lines, const Position& root, int max_depth = 0) {
+int check_info_lines(const std::vector<std::string>& lines, const Position& root,
+                     int max_depth = 0) {
   int n = 0;
   for (const std::string& line : lines) {
     if (!starts_with(line, "info ")) continue;
@@ -850,7 +865,8 @@ TEST_SUITE("slow") {
     INFO(engine.transcript());
     engine.handshake();
     // A middle-game position (White to move) from a professional game.
-    const std::string sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+    const std::string sfen =
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
     const Position root = position_after(sfen, {});
     REQUIRE(engine.send("position sfen " + sfen));
     const auto start = Clock::now();
@@ -858,7 +874,8 @@ TEST_SUITE("slow") {
     std::vector<std::string> lines;
     std::optional<std::string> best = engine.wait_for("bestmove", 1000 + 2000, &lines);
     REQUIRE(best);
-    CHECK(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() <= 1500);
+    CHECK(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() <=
+          1500);
     CHECK(check_bestmove_line(*best, root) == "");
     check_info_lines(lines, root);
 
@@ -987,7 +1004,8 @@ TEST_SUITE("slow") {
     REQUIRE(engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1"));
     REQUIRE(engine.send("go depth 3"));
     lines.clear();
-    CHECK(engine.wait_for("bestmove", 10000, &lines) == std::optional<std::string>("bestmove G*5b"));
+    CHECK(engine.wait_for("bestmove", 10000, &lines) ==
+          std::optional<std::string>("bestmove G*5b"));
     REQUIRE(lines.size() >= 3);
     CHECK(starts_with(lines[lines.size() - 2], "info nodes "));  // the closing count
     CHECK(lines[lines.size() - 3].find(" score mate 1 ") != std::string::npos);

@@ -111,8 +111,8 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
                 "no " + std::string(word) + " within " + std::to_string(timeout.count()) + " ms"};
       case base::ChildProcess::ReadResult::kClosed: {
         child_.wait_exit(Clock::now() + Milliseconds(500));
-        return {EngineFault::kExited, "closed its output while we waited for " +
-                                          std::string(word) + " (" + exit_description() + ")"};
+        return {EngineFault::kExited, "closed its output while we waited for " + std::string(word) +
+                                          " (" + exit_description() + ")"};
       }
     }
   }
@@ -120,7 +120,8 @@ EngineReply UsiEngineProcess::wait_for(std::string_view word, Clock::time_point 
 
 EngineReply UsiEngineProcess::exited() {
   child_.wait_exit(Clock::now() + Milliseconds(500));
-  return EngineReply{EngineFault::kExited, "stopped reading its input (" + exit_description() + ")"};
+  return EngineReply{EngineFault::kExited,
+                     "stopped reading its input (" + exit_description() + ")"};
 }
 
 EngineReply UsiEngineProcess::start_session(
@@ -164,8 +165,7 @@ BestMove UsiEngineProcess::think(const std::string& position, const std::string&
   }
   SearchInfoTracker tracker;
   EngineReply r = wait_for("bestmove", start + timeout, timeout, line, &tracker);
-  result.elapsed_ms =
-      std::chrono::duration_cast<Milliseconds>(Clock::now() - start).count();
+  result.elapsed_ms = std::chrono::duration_cast<Milliseconds>(Clock::now() - start).count();
   result.search = tracker.report();
   if (!r.ok()) {
     result.fault = r.fault;

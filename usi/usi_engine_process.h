@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.h"
 #include "base/child_process.h"
+#include "base/status.h"
 #include "usi/usi_info.h"
 
 namespace usi {
@@ -23,7 +23,7 @@ struct EngineConfig {
   // Give the engine its own temporary OSL_HOME (see UsiEngineProcess::start). Always done
   // for a program named gpsusi. Default: false.
   bool isolate_home = false;
-  std::string stderr_path;  // where the engine's stderr goes; "" discards it
+  std::string stderr_path;        // where the engine's stderr goes; "" discards it
   std::vector<std::string> args;  // more arguments after the command line's, taken as they are
   std::string working_dir;        // where the engine runs; "" = our working directory
 };

@@ -14,9 +14,9 @@ namespace usi {
 // A USI score: "score cp 30" or "score mate 5" / "mate -4" / "mate +" / "mate -".
 struct SearchScore {
   bool is_mate = false;
-  int cp = 0;            // when !is_mate: centipawns, the engine's point of view
-  int mate_plies = -1;   // when is_mate: plies to the mate, -1 when the engine gave none
-  bool mating = true;    // when is_mate: the engine mates (true) or is mated (false)
+  int cp = 0;           // when !is_mate: centipawns, the engine's point of view
+  int mate_plies = -1;  // when is_mate: plies to the mate, -1 when the engine gave none
+  bool mating = true;   // when is_mate: the engine mates (true) or is mated (false)
 
   // The same score from the opponent's point of view.
   SearchScore negated() const;

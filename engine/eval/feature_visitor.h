@@ -6,10 +6,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "shogi/attacks.h"
-#include "shogi/bitboard.h"
 #include "engine/eval/feature_layout.h"
 #include "engine/names.h"
+#include "shogi/attacks.h"
+#include "shogi/bitboard.h"
 #include "shogi/hand.h"
 #include "shogi/position.h"
 

@@ -1,9 +1,9 @@
 // The tool behind the hand-set weight file: writes Weights::hand_set() to a path.
 #pragma once
 
-#include "engine/names.h"
-
 #include <string>
+
+#include "engine/names.h"
 
 namespace engine::eval {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/eval/feature_layout.h"
 #include "base/status.h"
+#include "engine/eval/feature_layout.h"
 #include "engine/names.h"
 
 namespace engine::eval {

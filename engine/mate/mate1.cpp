@@ -1,9 +1,9 @@
 // Mate in 1 and in 3 by plain enumeration of checks and evasions (no table).
 #include "engine/mate/mate1.h"
 
-#include "shogi/attacks.h"
 #include "engine/mate/mate_moves.h"
 #include "engine/names.h"
+#include "shogi/attacks.h"
 
 namespace engine::mate {
 namespace {
@@ -31,8 +31,7 @@ bool check_leaves_an_exit(const Position& pos, Move m) {
   const Bitboard occupied = (pos.pieces() ^ moved_from ^ square_bb(king)) | square_bb(to);
   const Bitboard moved_attacks = piece_attacks(us, type_of(m.piece_after()), to, occupied);
   // The king may take the checker (on `to`) unless another piece defends it.
-  const Bitboard exits =
-      step_attacks(~us, kKing, king) & ~pos.pieces(~us).and_not(square_bb(to));
+  const Bitboard exits = step_attacks(~us, kKing, king) & ~pos.pieces(~us).and_not(square_bb(to));
   for (Square s : exits) {
     if (moved_attacks.test(s)) continue;
     if (pos.attackers_to(us, s, occupied).and_not(moved_from).any()) continue;

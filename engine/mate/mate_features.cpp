@@ -1,10 +1,10 @@
 // The 129 mate-prediction features: king zones, control, hands, check potential (see header).
 #include "engine/mate/mate_features.h"
-#include "engine/names.h"
 
 #include <cstdlib>
 #include <string>
 
+#include "engine/names.h"
 #include "shogi/attacks.h"
 #include "shogi/bitboard.h"
 

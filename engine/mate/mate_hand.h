@@ -17,12 +17,14 @@ namespace engine::mate {
 
 inline Hand hand_min(Hand a, Hand b) {
   Hand r;
-  for (int t = kPawn; t <= kGold; ++t) r.add(PieceType(t), std::min(a.count(PieceType(t)), b.count(PieceType(t))));
+  for (int t = kPawn; t <= kGold; ++t)
+    r.add(PieceType(t), std::min(a.count(PieceType(t)), b.count(PieceType(t))));
   return r;
 }
 inline Hand hand_max(Hand a, Hand b) {
   Hand r;
-  for (int t = kPawn; t <= kGold; ++t) r.add(PieceType(t), std::max(a.count(PieceType(t)), b.count(PieceType(t))));
+  for (int t = kPawn; t <= kGold; ++t)
+    r.add(PieceType(t), std::max(a.count(PieceType(t)), b.count(PieceType(t))));
   return r;
 }
 // Every kind at its largest count: the disproof hand of a position whatever the attacker holds.

@@ -17,8 +17,8 @@ std::string at(int ply, Move m) {
 
 }  // namespace
 
-Status extract_mate_line(const Position& start, Color attacker, const MateTable& table, int max_plies,
-                         std::vector<Move>& line, const ReproveFn& reprove) {
+Status extract_mate_line(const Position& start, Color attacker, const MateTable& table,
+                         int max_plies, std::vector<Move>& line, const ReproveFn& reprove) {
   line.clear();
   Position pos = start;
   // The table's proof of the attacker-to-move pos within `plies`, searched again if lost.
@@ -95,8 +95,8 @@ Status verify_mate_line(const Position& start, Color attacker, const std::vector
         const bool ok = proven(pos);
         pos.undo_move();
         if (!ok)
-          return Status::error("mate line: " + at(ply, m) + ": the escape " +
-                               format_usi_move(e) + " is not proven mate");
+          return Status::error("mate line: " + at(ply, m) + ": the escape " + format_usi_move(e) +
+                               " is not proven mate");
       }
     }
     pos.do_move(m);

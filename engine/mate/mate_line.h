@@ -4,10 +4,10 @@
 #include <functional>
 #include <vector>
 
-#include "engine/mate/mate_table.h"
-#include "shogi/position.h"
 #include "base/status.h"
+#include "engine/mate/mate_table.h"
 #include "engine/names.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace engine::mate {

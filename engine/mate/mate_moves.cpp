@@ -1,5 +1,6 @@
 // Mate-search move generation: movegen's pseudo-legal checks and evasions, filtered legal.
 #include "engine/mate/mate_moves.h"
+
 #include "engine/names.h"
 
 namespace engine::mate {

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "shogi/attacks.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_moves.h"
 #include "engine/names.h"
+#include "shogi/attacks.h"
 
 namespace engine::mate {
 namespace {
@@ -51,10 +51,14 @@ Hand and_proof_hand(const Position& pos, Color attacker, Hand needed) {
 
 }  // namespace
 
-MateSearch::MateSearch(Position& pos, MateTable& table, const MateOptions& options,
-                       Color attacker, Scratch& scratch)
-    : pos_(pos), table_(table), options_(options), attacker_(attacker),
-      root_offset_(pos.side_to_move() == attacker ? 0 : 1), frames_(scratch.frames),
+MateSearch::MateSearch(Position& pos, MateTable& table, const MateOptions& options, Color attacker,
+                       Scratch& scratch)
+    : pos_(pos),
+      table_(table),
+      options_(options),
+      attacker_(attacker),
+      root_offset_(pos.side_to_move() == attacker ? 0 : 1),
+      frames_(scratch.frames),
       on_path_(scratch.on_path) {
   const size_t plies = size_t(std::max(options.max_ply, 1)) + 2;
   if (frames_.size() < plies) frames_.resize(plies);
@@ -284,7 +288,8 @@ void MateSearch::numbers(int ply, uint32_t& pn, uint32_t& dn) const {
       }
       continue;
     }
-    sum = theirs == kInfinitePn ? kInfinitePn : (sum == kInfinitePn ? sum : add_numbers(sum, theirs));
+    sum =
+        theirs == kInfinitePn ? kInfinitePn : (sum == kInfinitePn ? sum : add_numbers(sum, theirs));
   }
   for (int w = 0; w < 2 && sum != kInfinitePn; ++w)
     for (uint64_t bits = drop_squares[w]; bits; bits &= bits - 1)

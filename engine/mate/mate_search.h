@@ -55,11 +55,11 @@ class MateSearch {
     Hand hand;               // the attacker's hand in the child
     uint32_t pn = 1, dn = 1;
     uint32_t init_pn = 1, init_dn = 1;
-    Hand solved_hand;        // proof or disproof hand once solved (sound ones)
+    Hand solved_hand;  // proof or disproof hand once solved (sound ones)
     int mate_len = 0;
     int min_rep = kSound;
-    bool sticky = false;     // a path-dependent disproof found while this frame is on the path
-    bool known = false;      // pn/dn came from the table or from a search, not from init_pn/dn
+    bool sticky = false;       // a path-dependent disproof found while this frame is on the path
+    bool known = false;        // pn/dn came from the table or from a search, not from init_pn/dn
     bool gives_check = false;  // every check; an evasion that checks the attacker's king
   };
   struct Value {
@@ -76,7 +76,6 @@ class MateSearch {
   };
 
  private:
-
   Value dfpn(int ply, uint32_t thpn, uint32_t thdn);
   Value pds(int ply, uint32_t thpn, uint32_t thdn);
 
@@ -98,7 +97,7 @@ class MateSearch {
   MateTable& table_;
   const MateOptions& options_;
   Color attacker_;
-  int root_offset_ = 0;  // 1 when the defender is to move at the root
+  int root_offset_ = 0;                      // 1 when the defender is to move at the root
   std::vector<std::vector<Child>>& frames_;  // the scratch's
   PathKeys& on_path_;  // full keys of the current path, with their plies (the scratch's)
   uint64_t nodes_ = 0;

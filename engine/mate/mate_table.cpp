@@ -1,11 +1,12 @@
 // The mate transposition table: clustered storage, hand-domination lookups, and garbage
 // collection of the least-worked entries.
 #include "engine/mate/mate_table.h"
-#include "engine/names.h"
 
 #include <algorithm>
 #include <span>
 #include <vector>
+
+#include "engine/names.h"
 
 namespace engine::mate {
 namespace {
@@ -72,7 +73,8 @@ void MateTable::store(uint64_t board_key, Hand hand, uint32_t pn, uint32_t dn, u
     const Hand h(e.hand);
     bool replace = h == hand && !is_solved(e);
     if (pn == 0) replace = replace || (!(e.dn == 0) && h.dominates(hand));  // subsumed by the proof
-    if (dn == 0) replace = replace || (!(e.pn == 0) && hand.dominates(h));  // subsumed by the disproof
+    if (dn == 0)
+      replace = replace || (!(e.pn == 0) && hand.dominates(h));  // subsumed by the disproof
     if (!solved && is_solved(e) && h == hand) return;  // never overwrite a solution with less
     if (!replace) continue;
     amount = std::max(amount, e.amount);
@@ -90,7 +92,7 @@ void MateTable::store(uint64_t board_key, Hand hand, uint32_t pn, uint32_t dn, u
         ++used_;
       }
   }
-  if (!slot) {  // the cluster is full: replace its least-worked entry
+  if (!slot) {     // the cluster is full: replace its least-worked entry
     slot = &c[0];  // every entry is live here
     for (int i = 1; i < kClusterSize; ++i)
       if (c[i].amount < slot->amount) slot = &c[i];

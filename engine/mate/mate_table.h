@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "shogi/hand.h"
 #include "base/huge_pages.h"
 #include "engine/names.h"
+#include "shogi/hand.h"
 #include "shogi/types.h"
 
 namespace engine::mate {
@@ -29,16 +29,16 @@ struct MateEntry {
   uint32_t hand = 0;       // Hand::raw()
   uint32_t pn = 1;
   uint32_t dn = 1;
-  uint32_t amount = 0;     // nodes spent below this position: what garbage collection keeps
-  uint32_t move = 0;       // proven OR node: the mating move (Move::raw())
-  uint16_t mate_len = 0;   // proven: plies to mate along the stored moves
+  uint32_t amount = 0;      // nodes spent below this position: what garbage collection keeps
+  uint32_t move = 0;        // proven OR node: the mating move (Move::raw())
+  uint16_t mate_len = 0;    // proven: plies to mate along the stored moves
   uint16_t generation = 0;  // entries of another generation than the table's are empty
 };
 
 struct MateLookup {
   bool found = false;
   uint32_t pn = 1, dn = 1;
-  Hand hand;               // the proof or disproof hand when solved
+  Hand hand;  // the proof or disproof hand when solved
   Move move = kMoveNone;
   int mate_len = 0;
   uint32_t amount = 0;

@@ -2,11 +2,11 @@
 // filter, since nearly every look-up (each child at each pass) misses.
 #pragma once
 
-#include "engine/names.h"
-
 #include <array>
 #include <cstdint>
 #include <vector>
+
+#include "engine/names.h"
 
 namespace engine::mate {
 

@@ -12,9 +12,12 @@ namespace engine::mate {
 
 const char* to_string(MateStatus status) {
   switch (status) {
-    case MateStatus::kMate: return "mate";
-    case MateStatus::kNoMate: return "nomate";
-    case MateStatus::kUnknown: break;
+    case MateStatus::kMate:
+      return "mate";
+    case MateStatus::kNoMate:
+      return "nomate";
+    case MateStatus::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -44,7 +47,11 @@ class Solve {
  public:
   Solve(const Position& start, const MateOptions& options, MateResult& result, MateTable& table,
         MateSolver::Memory& memory)
-      : start_(start), options_(options), result_(result), table_(table), memory_(memory),
+      : start_(start),
+        options_(options),
+        result_(result),
+        table_(table),
+        memory_(memory),
         t0_(std::chrono::steady_clock::now()) {
     // An escape problem: the side to move is in check and the other side has no king, so
     // it can only be the defender; the other side attacks. (A defender without a king

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/mate/mate_table.h"
-#include "shogi/position.h"
 #include "base/status.h"
+#include "engine/mate/mate_table.h"
 #include "engine/names.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace engine::mate {
@@ -33,15 +33,14 @@ class MateHooks {
   // Called only when wants_initial_numbers() is true (it costs a do/undo per child).
   virtual bool wants_initial_numbers() const { return false; }
   // `pos` may be changed during the call (a null move) but is restored before it returns.
-  virtual void initial_numbers(Position& pos, int ply, bool or_node, uint32_t& pn,
-                               uint32_t& dn) {
+  virtual void initial_numbers(Position& pos, int ply, bool or_node, uint32_t& pn, uint32_t& dn) {
     (void)pos, (void)ply, (void)or_node, (void)pn, (void)dn;
   }
   // Application 3: PDS's threshold increments at a node (its multiple iterative deepening);
   // PDS raises the threshold whose (number / increment) is smaller.
   virtual bool wants_threshold_increments() const { return false; }
-  virtual void threshold_increments(Position& pos, int ply, bool or_node,
-                                    uint32_t& pn_increment, uint32_t& dn_increment) {
+  virtual void threshold_increments(Position& pos, int ply, bool or_node, uint32_t& pn_increment,
+                                    uint32_t& dn_increment) {
     (void)pos, (void)ply, (void)or_node, (void)pn_increment, (void)dn_increment;
   }
 };
@@ -49,13 +48,13 @@ class MateHooks {
 struct MateOptions {
   MateAlgo algo = MateAlgo::kDfpn;  // Default: df-pn
   // Node limit of the call (application 1 scales it). A search stopped by it answers unknown.
-  uint64_t node_limit = 1'000'000;  // Default: 1,000,000
-  int64_t time_limit_ms = -1;       // Default: none
+  uint64_t node_limit = 1'000'000;          // Default: 1,000,000
+  int64_t time_limit_ms = -1;               // Default: none
   const std::atomic<bool>* stop = nullptr;  // set to stop the search (answers unknown)
   // Longest path searched, in plies. Deeper paths count as unknown, never as no mate.
   int max_ply = 4000;  // Default: 4000 (Microcosmos is 1525)
   // df-pn's 1+epsilon trick: a child's threshold is ceil(second best * (1+epsilon)).
-  double dfpn_epsilon = 0.25;  // Default: 0.25 (solves more: docs/search-parameters.md)
+  double dfpn_epsilon = 0.25;   // Default: 0.25 (solves more: docs/search-parameters.md)
   size_t table_megabytes = 64;  // Default: 64 (when solve_mate makes its own table)
   MateHooks* hooks = nullptr;   // Default: none
   bool verify_line = true;      // Default: replay and check the mate line
@@ -77,7 +76,7 @@ struct MateResult {
   int64_t ms = 0;
   int max_ply_reached = 0;  // the deepest path the search walked
   size_t stack_bytes = 0;   // the most stack the search used below its root (C++ frames)
-  std::string note;        // why unknown (node limit, time, depth, unverified line, ...)
+  std::string note;         // why unknown (node limit, time, depth, unverified line, ...)
   // With MateOptions::shortest: no mate shorter than `line` exists (a bounded search
   // refuted every shorter one). Mate in 1 is always the shortest.
   bool proven_shortest = false;

@@ -1,25 +1,30 @@
 // The mate-prediction applications: hooks for the solver and the in-search node limit.
 #include "engine/mate/svm_control.h"
-#include "engine/names.h"
 
 #include <algorithm>
 #include <cmath>
+
+#include "engine/names.h"
 
 namespace engine::mate {
 
 const char* to_string(MateControl control) {
   switch (control) {
-    case MateControl::kNone: return "none";
-    case MateControl::kLimit: return "limit";
-    case MateControl::kInit: return "init";
-    case MateControl::kThreshold: return "threshold";
+    case MateControl::kNone:
+      return "none";
+    case MateControl::kLimit:
+      return "limit";
+    case MateControl::kInit:
+      return "init";
+    case MateControl::kThreshold:
+      return "threshold";
   }
   return "none";
 }
 
 bool parse_mate_control(std::string_view text, MateControl& out) {
-  for (MateControl c : {MateControl::kNone, MateControl::kLimit, MateControl::kInit,
-                        MateControl::kThreshold}) {
+  for (MateControl c :
+       {MateControl::kNone, MateControl::kLimit, MateControl::kInit, MateControl::kThreshold}) {
     if (text == to_string(c)) {
       out = c;
       return true;
@@ -62,8 +67,7 @@ void SvmMateHooks::threshold_increments(Position& pos, int ply, bool or_node,
     dn_increment = uint32_t(1 + std::lround((a_ - ply) * (1 - p)));
 }
 
-MateNodeLimitControl::MateNodeLimitControl(std::shared_ptr<const SvmModel> model,
-                                           double multiplier)
+MateNodeLimitControl::MateNodeLimitControl(std::shared_ptr<const SvmModel> model, double multiplier)
     : model_(std::move(model)), multiplier_(multiplier), scale_(multiplier) {}
 
 uint64_t MateNodeLimitControl::node_limit(const Position& pos, uint64_t base) {

@@ -40,11 +40,8 @@ class SvmMateHooks : public MateHooks {
   static constexpr int kDefaultThresholdA = 7;  // Default of threshold's a
 
   bool wants_initial_numbers() const override { return control_ == MateControl::kInit; }
-  void initial_numbers(Position& pos, int ply, bool or_node, uint32_t& pn,
-                       uint32_t& dn) override;
-  bool wants_threshold_increments() const override {
-    return control_ == MateControl::kThreshold;
-  }
+  void initial_numbers(Position& pos, int ply, bool or_node, uint32_t& pn, uint32_t& dn) override;
+  bool wants_threshold_increments() const override { return control_ == MateControl::kThreshold; }
   void threshold_increments(Position& pos, int ply, bool or_node, uint32_t& pn_increment,
                             uint32_t& dn_increment) override;
 
@@ -85,9 +82,9 @@ class MateNodeLimitControl {
   double multiplier_;
   double sum_ = 0.5 * kPriorCalls;
   double count_ = kPriorCalls;
-  double scale_;                 // the current scale (starts at multiplier)
-  double shadow_ = 0;            // decayed sum: nodes base-limited calls would have searched
-  double per_scale_ = 0;         // decayed sum: nodes searched / the scale they were given
+  double scale_;          // the current scale (starts at multiplier)
+  double shadow_ = 0;     // decayed sum: nodes base-limited calls would have searched
+  double per_scale_ = 0;  // decayed sum: nodes searched / the scale they were given
   bool primed_ = false;
 };
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "engine/mate/mate_features.h"
-#include "shogi/position.h"
 #include "base/status.h"
+#include "engine/mate/mate_features.h"
 #include "engine/names.h"
+#include "shogi/position.h"
 
 namespace engine::mate {
 

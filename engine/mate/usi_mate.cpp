@@ -22,8 +22,10 @@ std::string format_usi_checkmate(const MateResult& result) {
       }
       return s;
     }
-    case MateStatus::kNoMate: return "checkmate nomate";
-    case MateStatus::kUnknown: break;
+    case MateStatus::kNoMate:
+      return "checkmate nomate";
+    case MateStatus::kUnknown:
+      break;
   }
   return "checkmate timeout";
 }

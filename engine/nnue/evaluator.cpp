@@ -1,9 +1,10 @@
 // The NNUE evaluation from scratch and with accumulators updated move by move.
 #include "engine/nnue/evaluator.h"
-#include "engine/names.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "engine/names.h"
 
 namespace engine::nnue {
 

@@ -1,5 +1,6 @@
 // The NNUE input features: king frames, board and hand feature indices, a move's changes.
 #include "engine/nnue/features.h"
+
 #include "engine/names.h"
 
 namespace engine::nnue {

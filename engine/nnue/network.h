@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/nnue/features.h"
 #include "base/status.h"
 #include "engine/names.h"
+#include "engine/nnue/features.h"
 #include "shogi/types.h"
 
 namespace engine::nnue {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <numeric>
 #include <unordered_set>
 
@@ -52,8 +52,9 @@ struct Latency {
     auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
     const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
     char line[200];
-    std::snprintf(line, sizeof line, "%-22s n %6zu  p50 %9.2f us  p99 %9.2f us  mean %9.2f us  max %9.2f us\n",
-                  name, v.size(), at(0.50), at(0.99), mean, v.back());
+    std::snprintf(line, sizeof line,
+                  "%-22s n %6zu  p50 %9.2f us  p99 %9.2f us  mean %9.2f us  max %9.2f us\n", name,
+                  v.size(), at(0.50), at(0.99), mean, v.back());
     out << line;
   }
 };
@@ -166,13 +167,14 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   start = Clock::now();
   const Book book(std::move(entries));
   out << "built the book (exact table, attacker counts, index) in "
-      << std::chrono::duration<double>(Clock::now() - start).count() << " s: "
-      << book.index().size() << " index rows (position, move), " << book.index().group_count()
-      << " (move, attacker counts) groups\n";
+      << std::chrono::duration<double>(Clock::now() - start).count()
+      << " s: " << book.index().size() << " index rows (position, move), "
+      << book.index().group_count() << " (move, attacker counts) groups\n";
 
   const std::vector<Position> queries =
       random_queries(originals, book, options.queries, options.seed + 1);
-  out << queries.size() << " query positions (random playouts from book positions, not in the book)\n";
+  out << queries.size()
+      << " query positions (random playouts from book positions, not in the book)\n";
 
   // Exact lookups: hits on random book positions, misses on the queries.
   Latency hit, miss;
@@ -188,8 +190,7 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
     }
     out << "exact hits found: " << found << "/" << hit.micros.size() << "\n";
   }
-  for (const Position& q : queries)
-    miss.micros.push_back(time_micros([&] { (void)book.find(q); }));
+  for (const Position& q : queries) miss.micros.push_back(time_micros([&] { (void)book.find(q); }));
 
   Latency simple, relation, simple_cpu, relation_cpu;
   book::IndexSearchStats simple_stats, relation_stats;
@@ -232,12 +233,13 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   const double n = std::max<double>(1, double(queries.size()));
   char line[300];
   std::snprintf(line, sizeof line,
-                "simple: %.1f%% of queries got moves, %.2f positions, %.0f groups, %.0f chunks skipped, %.0f rows and %.0f board compares per probe\n"
-                "relation: %.1f%% of queries got moves, %.2f positions, %.0f groups, %.0f rows and %.0f board compares per probe\n",
+                "simple: %.1f%% of queries got moves, %.2f positions, %.0f groups, %.0f chunks "
+                "skipped, %.0f rows and %.0f board compares per probe\n"
+                "relation: %.1f%% of queries got moves, %.2f positions, %.0f groups, %.0f rows and "
+                "%.0f board compares per probe\n",
                 100.0 * double(simple_found) / n, double(simple_positions) / n,
                 double(simple_stats.groups_visited) / n, double(simple_stats.chunks_skipped) / n,
-                double(simple_stats.rows_visited) / n,
-                double(simple_stats.rows_compared) / n,
+                double(simple_stats.rows_visited) / n, double(simple_stats.rows_compared) / n,
                 100.0 * double(relation_found) / n, double(relation_positions) / n,
                 double(relation_stats.groups_visited) / n, double(relation_stats.rows_visited) / n,
                 double(relation_stats.rows_compared) / n);
@@ -245,7 +247,8 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   {
     std::vector<int> histogram(size_t(options.max_distance) + 2, 0);
     for (int d : last_distance) ++histogram[size_t(d + 1)];
-    out << "simple: queries by the difference of the farthest position retrieved (none, 0, 1, ...):";
+    out << "simple: queries by the difference of the farthest position retrieved (none, 0, 1, "
+           "...):";
     for (int h : histogram) out << " " << h;
     out << "\n";
   }
@@ -256,8 +259,8 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   for (size_t i = 0; i < queries.size() && checked < options.verify; ++i, ++checked) {
     for (BookMode mode : {BookMode::kSimple, BookMode::kRelation}) {
       book::ProbeResult by_scan;
-      const double t = time_micros(
-          [&] { by_scan = book.probe_by_scan(queries[i], mode, options.k, options.max_distance,
+      const double t = time_micros([&] {
+        by_scan = book.probe_by_scan(queries[i], mode, options.k, options.max_distance,
                                      options.retrieval);
       });
       if (mode == BookMode::kSimple) scan.micros.push_back(t);

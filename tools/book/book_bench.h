@@ -16,11 +16,11 @@ struct BookBenchOptions {
   std::string book_directory;
   // Grow the book to this many positions (0: keep its size). Default: 0.
   size_t positions = 0;
-  int queries = 1000;  // Default: 1000.
-  uint64_t seed = 1;   // Default: 1.
-  int k = 4;           // positions retrieved per probe. Default: 4.
+  int queries = 1000;        // Default: 1000.
+  uint64_t seed = 1;         // Default: 1.
+  int k = 4;                 // positions retrieved per probe. Default: 4.
   double max_distance = 12;  // Default: 12.
-  int verify = 20;     // probes checked against a scan of the whole book. Default: 20.
+  int verify = 20;           // probes checked against a scan of the whole book. Default: 20.
   book::RetrievalOptions retrieval;  // relation-number settings. Default: the defaults.
 };
 
@@ -34,7 +34,7 @@ std::vector<book::BookEntry> grow_book(std::vector<book::BookEntry> entries, siz
 // `count` query positions: a random position of `from`, then 1 to 6 random legal plies, and
 // more until the position is not in `book` (at most 16 plies; then it is kept anyway).
 std::vector<shogi::Position> random_queries(const std::vector<book::PackedPosition>& from,
-                                             const book::Book& book, int count, uint64_t seed);
+                                            const book::Book& book, int count, uint64_t seed);
 
 // sashite book bench: prints the book size, its build time, and for exact lookups (hits
 // and misses), simple and relation-number retrieval: p50, p99, mean and max latency in

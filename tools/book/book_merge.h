@@ -29,6 +29,6 @@ struct BookMergeStats {
 // Writes in WriteBatches of `batch` entries. Errors name the directory: an input that is not
 // a book, an input that is the output.
 base::Status merge_books(const std::vector<std::string>& inputs, const std::string& out_dir,
-                           BookMergeStats& stats, int batch = 1000);
+                         BookMergeStats& stats, int batch = 1000);
 
 }  // namespace tools

@@ -58,8 +58,8 @@ std::string settings_text(const BookThinkOptions& o, const std::vector<usi::Engi
 // The shared state of one run: the work, the output book, what is waiting to be written.
 class ThinkRun {
  public:
-  ThinkRun(const BookThinkOptions& o, std::vector<usi::EngineConfig> configs, std::vector<ThinkWork> work,
-           std::ostream& out, std::ostream& err)
+  ThinkRun(const BookThinkOptions& o, std::vector<usi::EngineConfig> configs,
+           std::vector<ThinkWork> work, std::ostream& out, std::ostream& err)
       : o_(o),
         configs_(std::move(configs)),
         limits_(search_limits(o)),
@@ -169,8 +169,8 @@ void ThinkRun::fail(const ThinkWork& w, const Status& s) {
   ++failed_;
   ++faults_in_a_row_;
   bar_.clear_line();
-  err_ << "book think: position " << w.sfen << ": " << s.message()
-       << " (left for the next run)" << std::endl;
+  err_ << "book think: position " << w.sfen << ": " << s.message() << " (left for the next run)"
+       << std::endl;
   if (faults_in_a_row_ >= kFaultsInARowLimit)
     stop_with(Status::error("book think: " + std::to_string(faults_in_a_row_) +
                             " positions failed in a row; the last: " + s.message()));
@@ -226,7 +226,8 @@ std::string default_think_engine_command() {
   return quote_word(sashite.string()) + " usi";
 }
 
-Status make_think_engine_configs(const BookThinkOptions& o, std::vector<usi::EngineConfig>& configs) {
+Status make_think_engine_configs(const BookThinkOptions& o,
+                                 std::vector<usi::EngineConfig>& configs) {
   configs.clear();
   std::vector<std::string> commands = o.engines;
   if (commands.empty()) commands.push_back(default_think_engine_command());
@@ -336,8 +337,8 @@ Status run_book_think(const BookThinkOptions& o, std::ostream& out, std::ostream
                            "(then merge it into the book with `sashite book merge`)");
   }
   if (found && stored != settings)
-    err << "book think: warning: " << o.out_dir << " was written with other settings:\n  "
-        << stored << "\nnow:\n  " << settings << std::endl;
+    err << "book think: warning: " << o.out_dir << " was written with other settings:\n  " << stored
+        << "\nnow:\n  " << settings << std::endl;
   if (!found)
     if (Status s = db.put_meta("think-settings", settings); !s) return s;
 

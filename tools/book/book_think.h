@@ -20,9 +20,9 @@ struct BookThinkOptions {
   std::vector<std::string> engines;
   // "I:NAME=VALUE": setoption name NAME value VALUE for engine I (0-based), in order.
   std::vector<std::string> engine_options;
-  int depth = 0;        // "go depth D"; when neither depth nor movetime is given: 8
-  int movetime_ms = 0;  // "go movetime MS"
-  int tree_depth = 2;   // levels of the tree: 2 = the root and one reply level
+  int depth = 0;                 // "go depth D"; when neither depth nor movetime is given: 8
+  int movetime_ms = 0;           // "go movetime MS"
+  int tree_depth = 2;            // levels of the tree: 2 = the root and one reply level
   std::string combine = "mean";  // LeafCombine: "mean" or "min"
   // Inputs (at least one): a book's positions (with at least min_count moves' counts), a
   // file of SFENs.
@@ -53,7 +53,7 @@ base::Status validate_book_think_options(const BookThinkOptions& o);
 // gpsusi gets BookDepth=0 first (its own book off) unless an option sets BookDepth; our
 // own engine (a program named sashite) gets USI_OwnBook=false the same way.
 base::Status make_think_engine_configs(const BookThinkOptions& o,
-                                         std::vector<usi::EngineConfig>& configs);
+                                       std::vector<usi::EngineConfig>& configs);
 
 // The command of this program's own engine: "<directory of /proc/self/exe>/sashite usi"
 // (quoted for base::split_command_line).

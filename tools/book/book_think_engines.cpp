@@ -9,7 +9,7 @@ using base::Status;
 using Milliseconds = std::chrono::milliseconds;
 
 std::string ThinkSearchLimits::go_command(bool byoyomi_form) const {
-  std::string go = depth > 0       ? "go depth "
+  std::string go = depth > 0      ? "go depth "
                    : byoyomi_form ? "go btime 0 wtime 0 byoyomi "
                                   : "go movetime ";
   go += std::to_string(depth > 0 ? depth : movetime_ms);
@@ -38,7 +38,8 @@ ThinkAnswer think_answer_from(const usi::BestMove& best) {
 
 ThinkEngines::ThinkEngines(std::vector<usi::EngineConfig> configs, ThinkSearchLimits limits)
     : configs_(std::move(configs)), limits_(limits), processes_(configs_.size()) {
-  for (const usi::EngineConfig& c : configs_) byoyomi_form_.push_back(usi::is_gpsusi_command(c.command));
+  for (const usi::EngineConfig& c : configs_)
+    byoyomi_form_.push_back(usi::is_gpsusi_command(c.command));
 }
 
 ThinkEngines::~ThinkEngines() { shut_down(); }
@@ -91,9 +92,10 @@ Status ThinkEngines::search(int index, const std::string& root_sfen,
       position += shogi::format_usi_move(m);
     }
   }
-  const usi::BestMove best = processes_[i]->think(position, limits_.go_command(byoyomi_form_[i]),
-                                                limits_.timeout());
-  if (!best.ok()) return Status::error(describe(i) + ": " + best.detail + " after '" + position + "'");
+  const usi::BestMove best =
+      processes_[i]->think(position, limits_.go_command(byoyomi_form_[i]), limits_.timeout());
+  if (!best.ok())
+    return Status::error(describe(i) + ": " + best.detail + " after '" + position + "'");
   answer = think_answer_from(best);
   return Status::ok();
 }

@@ -15,7 +15,7 @@ namespace tools {
 
 // What every search is told: exactly one of depth and movetime_ms is > 0.
 struct ThinkSearchLimits {
-  int depth = 0;        // "go depth D"
+  int depth = 0;  // "go depth D"
   // "go movetime MS"; gpsusi, which knows neither movetime nor depth (it aborts), gets
   // "go btime 0 wtime 0 byoyomi MS" (and thinks at least ~0.8 s whatever it is told).
   int movetime_ms = 0;
@@ -51,8 +51,8 @@ class ThinkEngines {
   // Engine `index` searches `root_sfen` after `path`: "position sfen ROOT moves ...", "go".
   // A fault (timeout, exit) is an error naming the engine; the engines must then be
   // restarted (restart()).
-  base::Status search(int index, const std::string& root_sfen,
-                        const std::vector<shogi::Move>& path, ThinkAnswer& answer);
+  base::Status search(int index, const std::string& root_sfen, const std::vector<shogi::Move>& path,
+                      ThinkAnswer& answer);
   // The multi-program tree of one position (docs/techniques.md §2): new_position(), then
   // expand_think_tree() with every engine's searches. On an error the engines are restarted,
   // so the next position starts clean.

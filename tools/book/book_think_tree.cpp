@@ -8,14 +8,15 @@
 
 namespace tools {
 
+using base::Status;
 using shogi::Move;
 using shogi::Position;
-using base::Status;
 
 int score_to_think_value(const usi::SearchScore& score) {
   if (!score.is_mate) return std::clamp(score.cp, -kThinkMaxCp, kThinkMaxCp);
-  const int plies = score.mate_plies >= 0 ? std::min(score.mate_plies, kThinkMateValue - kThinkMaxCp - 1)
-                                          : kThinkUnknownMatePlies;
+  const int plies = score.mate_plies >= 0
+                        ? std::min(score.mate_plies, kThinkMateValue - kThinkMaxCp - 1)
+                        : kThinkUnknownMatePlies;
   const int value = kThinkMateValue - plies;
   return score.mating ? value : -value;
 }

@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 #include "tools/match/match_search_info.h"
 
@@ -108,6 +108,6 @@ using ThinkSearch = std::function<base::Status(
 // an error naming the engine, the position and the move.
 // REQUIRES: tree_depth >= 1, engine_count >= 1.
 base::Status expand_think_tree(const shogi::Position& root, int engine_count, int tree_depth,
-                                 const ThinkSearch& search, ThinkNode& out);
+                               const ThinkSearch& search, ThinkNode& out);
 
 }  // namespace tools

@@ -1,14 +1,13 @@
 // The work list of `sashite book think`: reading inputs, sharding, skipping finished work.
 #include "tools/book/book_think_work.h"
 
-#include "book/book_builder.h"
-#include "book/import_records.h"
-
 #include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <unordered_set>
 
+#include "book/book_builder.h"
+#include "book/import_records.h"
 #include "shogi/position.h"
 
 namespace tools {
@@ -55,8 +54,8 @@ Status add_book_positions(const std::string& book_dir, uint32_t min_count,
     if (total < min_count) return true;
     shogi::Position pos;
     if (Status p = pos.set(entry.position.setup()); !p) {
-      bad_entry = Status::error("book " + book_dir + ": entry " + std::to_string(entry.key) +
-                                ": " + p.message());
+      bad_entry = Status::error("book " + book_dir + ": entry " + std::to_string(entry.key) + ": " +
+                                p.message());
       return false;
     }
     out.push_back({pos.key(), pos.sfen()});
@@ -66,8 +65,8 @@ Status add_book_positions(const std::string& book_dir, uint32_t min_count,
   return bad_entry;
 }
 
-Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
-                            uint32_t min_count, std::vector<ThinkWork>& out) {
+Status add_record_positions(const std::vector<std::string>& paths, int max_ply, uint32_t min_count,
+                            std::vector<ThinkWork>& out) {
   book::RecordFilter filter;
   filter.max_ply = max_ply;
   book::BookBuilder positions;

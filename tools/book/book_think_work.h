@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "book/book_db.h"
 #include "base/status.h"
+#include "book/book_db.h"
 
 namespace tools {
 
@@ -35,7 +35,7 @@ uint64_t shard_hash(uint64_t key);
 // Appends the positions of a book (key order) whose moves' counts add up to at least
 // min_count. Errors name the directory.
 base::Status add_book_positions(const std::string& book_dir, uint32_t min_count,
-                                  std::vector<ThinkWork>& out);
+                                std::vector<ThinkWork>& out);
 // Appends the positions of a file of SFENs, one a line ("sfen " in front and "startpos" are
 // accepted; blank lines and lines starting with '#' are skipped). Errors name the file and
 // the line.
@@ -45,7 +45,7 @@ base::Status add_sfen_file_positions(const std::string& path, std::vector<ThinkW
 // max_ply (the position before move max_ply; 0: every position), each with at least
 // min_count occurrences over the records, in the order first met. Errors name the path.
 base::Status add_record_positions(const std::vector<std::string>& paths, int max_ply,
-                                    uint32_t min_count, std::vector<ThinkWork>& out);
+                                  uint32_t min_count, std::vector<ThinkWork>& out);
 
 // Keeps the first of the positions with the same key, and those in `shard`, in order.
 void select_think_work(const ThinkShard& shard, std::vector<ThinkWork>& work);
@@ -57,6 +57,6 @@ std::string think_no_moves_meta_name(uint64_t key);
 // Removes from `work` the positions `out` already holds (an entry, or the no-moves mark):
 // what a run killed earlier finished. Returns how many were removed in `done`.
 base::Status drop_finished_work(const book::BookDb& out, std::vector<ThinkWork>& work,
-                                  size_t& done);
+                                size_t& done);
 
 }  // namespace tools

@@ -14,7 +14,8 @@ std::string format_duration_s(double seconds) {
   const int64_t s = int64_t(std::llround(seconds));
   char text[32];
   if (s >= 3600)
-    std::snprintf(text, sizeof text, "%lldh%02lldm", (long long)(s / 3600), (long long)(s / 60 % 60));
+    std::snprintf(text, sizeof text, "%lldh%02lldm", (long long)(s / 3600),
+                  (long long)(s / 60 % 60));
   else if (s >= 60)
     std::snprintf(text, sizeof text, "%lldm%02llds", (long long)(s / 60), (long long)(s % 60));
   else

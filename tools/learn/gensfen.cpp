@@ -10,13 +10,13 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/engine.h"
 #include "base/file_write.h"
+#include "engine/engine.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "tools/common/splitmix.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/match/match_openings.h"
-#include "tools/common/splitmix.h"
 
 namespace tools {
 
@@ -70,7 +70,8 @@ int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 
 
 Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
   if (o.out_dir.empty()) return Status::error("--out DIR is required");
-  if ((o.depth > 0) == (o.nodes > 0)) return Status::error("give exactly one of --depth D and --nodes N");
+  if ((o.depth > 0) == (o.nodes > 0))
+    return Status::error("give exactly one of --depth D and --nodes N");
   if (o.threads < 1 || o.batch < 1 || o.random_min < 0 || o.random_max < o.random_min)
     return Status::error("bad --threads, --batch or --random-plies");
   std::vector<Opening> openings;
@@ -81,13 +82,15 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
   }
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
-  if (!fs::is_directory(o.out_dir, ec)) return Status::error(o.out_dir + ": cannot create the directory");
+  if (!fs::is_directory(o.out_dir, ec))
+    return Status::error(o.out_dir + ": cannot create the directory");
   // Check that the engine options and the evaluation load, once, before the threads.
   {
     engine::Engine probe;
     for (const std::string& kv : o.engine_options) {
       const size_t eq = kv.find('=');
-      if (eq == std::string::npos) return Status::error("engine option '" + kv + "': expected NAME=VALUE");
+      if (eq == std::string::npos)
+        return Status::error("engine option '" + kv + "': expected NAME=VALUE");
       if (Status s = probe.set_option(kv.substr(0, eq), kv.substr(eq + 1)); !s) return s;
     }
     if (Status s = probe.prepare(); !s) return s;
@@ -100,11 +103,12 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
   Status failure;
   std::atomic<bool> stop{false};
   SeenKeys seen(size_t(std::max(1, o.dedup_mb)));
-  const uint64_t seed = o.seed ? o.seed
-                               : uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
+  const uint64_t seed =
+      o.seed ? o.seed : uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
   const auto start = std::chrono::steady_clock::now();
   auto report = [&](const char* what) {  // REQUIRES: mu held
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char line[256];
     std::snprintf(line, sizeof line,
                   "gensfen: %s %lld positions (%lld written in %lld files), %lld games, %.0f s, "
@@ -116,8 +120,9 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
   };
   out << "gensfen: shard " << o.shard << ", " << o.threads << " threads, "
       << (o.depth > 0 ? "depth " + std::to_string(o.depth) : "nodes " + std::to_string(o.nodes))
-      << ", openings " << (o.openings_path.empty() ? std::string("start position") : o.openings_path)
-      << " (" << openings.size() << "), random plies " << o.random_min << ".." << o.random_max
+      << ", openings "
+      << (o.openings_path.empty() ? std::string("start position") : o.openings_path) << " ("
+      << openings.size() << "), random plies " << o.random_min << ".." << o.random_max
       << ", from ply " << o.min_ply << ", files from number " << next_file << " in " << o.out_dir
       << ", seed " << seed << std::endl;
 
@@ -145,7 +150,8 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       }
       char name[64];
       std::snprintf(name, sizeof name, "gensfen-s%d-%06d.bin", o.shard, number);
-      const Status w = base::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
+      const Status w =
+          base::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
       std::lock_guard<std::mutex> lock(mu);
       if (!w.is_ok()) {
         if (failure.is_ok()) failure = w;
@@ -224,7 +230,9 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
         if (rep != shogi::Repetition::kNone) {
           // The side to move now: kWin, it won (the mover checked every time); kLoss, it lost.
           const shogi::Color now = e.position().side_to_move();
-          winner = rep == shogi::Repetition::kDraw ? 2 : rep == shogi::Repetition::kWin ? int(now) : int(~now);
+          winner = rep == shogi::Repetition::kDraw  ? 2
+                   : rep == shogi::Repetition::kWin ? int(now)
+                                                    : int(~now);
           break;
         }
       }

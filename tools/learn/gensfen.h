@@ -11,22 +11,22 @@
 namespace tools {
 
 struct GensfenOptions {
-  std::string out_dir;                // batch files go here (created if missing)
-  int depth = 0;                      // search depth per position, or
-  uint64_t nodes = 0;                 // nodes per position (exactly one of the two)
-  int threads = 1;                    // games played at once, one engine each
-  int64_t positions = 0;              // stop after writing this many in this run (0: never)
-  std::string openings_path;          // "": the start position
-  int random_min = 0, random_max = 0; // random legal moves after the opening, a count in range
-  int min_ply = 16;                   // positions before this game ply are not written
-  int max_plies = 256;                // a game longer is a draw
-  int eval_limit = 3000;              // |value| at or beyond this ends the game for that side
-  int batch = 10000;                  // positions per file
-  int shard = 0;                      // this machine's shard: files gensfen-s<shard>-*.bin
-  uint64_t seed = 0;                  // 0: from the clock
+  std::string out_dir;                 // batch files go here (created if missing)
+  int depth = 0;                       // search depth per position, or
+  uint64_t nodes = 0;                  // nodes per position (exactly one of the two)
+  int threads = 1;                     // games played at once, one engine each
+  int64_t positions = 0;               // stop after writing this many in this run (0: never)
+  std::string openings_path;           // "": the start position
+  int random_min = 0, random_max = 0;  // random legal moves after the opening, a count in range
+  int min_ply = 16;                    // positions before this game ply are not written
+  int max_plies = 256;                 // a game longer is a draw
+  int eval_limit = 3000;               // |value| at or beyond this ends the game for that side
+  int batch = 10000;                   // positions per file
+  int shard = 0;                       // this machine's shard: files gensfen-s<shard>-*.bin
+  uint64_t seed = 0;                   // 0: from the clock
   std::vector<std::string> engine_options;  // NAME=VALUE for every engine (EvalFile, ...)
   int hash_mb = 16;
-  int dedup_mb = 64;                  // the table of position keys already written
+  int dedup_mb = 64;  // the table of position keys already written
   int progress_seconds = 30;
 };
 

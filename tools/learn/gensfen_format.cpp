@@ -7,17 +7,17 @@
 
 namespace tools {
 
+using base::Status;
 using shogi::Hand;
 using shogi::PieceType;
-using base::Status;
 
 namespace {
 
 constexpr char kMagic[16] = "SASHITE-GENSFEN";
 constexpr uint32_t kVersion = 1;
 // Hand kinds in the order and widths the record stores them.
-constexpr PieceType kHandKinds[7] = {shogi::kPawn,  shogi::kLance,  shogi::kKnight, shogi::kSilver,
-                                     shogi::kGold,  shogi::kBishop, shogi::kRook};
+constexpr PieceType kHandKinds[7] = {shogi::kPawn, shogi::kLance,  shogi::kKnight, shogi::kSilver,
+                                     shogi::kGold, shogi::kBishop, shogi::kRook};
 constexpr int kHandBits[7] = {5, 3, 3, 3, 3, 2, 2};
 
 struct BitWriter {
@@ -60,9 +60,11 @@ bool valid_piece(uint32_t code) {
 std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord& r) {
   std::array<uint8_t, kGensfenRecordSize> bytes{};
   BitWriter w{bytes.data()};
-  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) w.put(uint32_t(r.position.board[size_t(s)]), 5);
+  for (shogi::Square s = 0; s < shogi::kSquareNb; ++s)
+    w.put(uint32_t(r.position.board[size_t(s)]), 5);
   for (shogi::Color c : {shogi::kBlack, shogi::kWhite})
-    for (int k = 0; k < 7; ++k) w.put(uint32_t(r.position.hands[c].count(kHandKinds[k])), kHandBits[k]);
+    for (int k = 0; k < 7; ++k)
+      w.put(uint32_t(r.position.hands[c].count(kHandKinds[k])), kHandBits[k]);
   w.put(r.position.side_to_move == shogi::kWhite ? 1 : 0, 1);
   uint8_t* tail = bytes.data() + 56;
   const uint16_t value = uint16_t(r.value);
@@ -83,15 +85,17 @@ Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out) {
   for (shogi::Square s = 0; s < shogi::kSquareNb; ++s) {
     const uint32_t code = rd.get(5);
     if (!valid_piece(code))
-      return Status::error("square " + std::to_string(s) + ": no piece has code " + std::to_string(code));
+      return Status::error("square " + std::to_string(s) + ": no piece has code " +
+                           std::to_string(code));
     r.position.board[size_t(s)] = shogi::Piece(code);
   }
   for (shogi::Color c : {shogi::kBlack, shogi::kWhite})
     for (int k = 0; k < 7; ++k) {
       const int n = int(rd.get(kHandBits[k]));
       if (n > Hand::kMaxCount[kHandKinds[k]])
-        return Status::error(std::string(c == shogi::kBlack ? "Black" : "White") + "'s hand holds " +
-                             std::to_string(n) + " of kind " + std::to_string(kHandKinds[k]));
+        return Status::error(std::string(c == shogi::kBlack ? "Black" : "White") +
+                             "'s hand holds " + std::to_string(n) + " of kind " +
+                             std::to_string(kHandKinds[k]));
       r.position.hands[c].add(kHandKinds[k], n);
     }
   r.position.side_to_move = rd.get(1) ? shogi::kWhite : shogi::kBlack;
@@ -101,7 +105,8 @@ Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out) {
   r.ply = uint16_t(tail[4] | tail[5] << 8);
   r.result = int8_t(tail[6]);
   r.depth = tail[7];
-  if (r.result < -1 || r.result > 1) return Status::error("result " + std::to_string(r.result) + " is not -1, 0 or 1");
+  if (r.result < -1 || r.result > 1)
+    return Status::error("result " + std::to_string(r.result) + " is not -1, 0 or 1");
   r.position.game_ply = r.ply;
   out = r;
   return Status::ok();
@@ -128,12 +133,15 @@ Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records) 
   if (data.size() < kGensfenHeaderSize || std::memcmp(p, kMagic, 16) != 0)
     return Status::error(path + ": not a gensfen file (no SASHITE-GENSFEN header)");
   if (get_le(p + 16, 4) != kVersion)
-    return Status::error(path + ": version " + std::to_string(get_le(p + 16, 4)) + ", this program reads 1");
+    return Status::error(path + ": version " + std::to_string(get_le(p + 16, 4)) +
+                         ", this program reads 1");
   if (get_le(p + 20, 4) != kGensfenRecordSize)
-    return Status::error(path + ": record size " + std::to_string(get_le(p + 20, 4)) + ", expected 64");
+    return Status::error(path + ": record size " + std::to_string(get_le(p + 20, 4)) +
+                         ", expected 64");
   const uint64_t count = get_le(p + 24, 8);
   if (data.size() != kGensfenHeaderSize + count * kGensfenRecordSize)
-    return Status::error(path + ": the header says " + std::to_string(count) + " records, the file holds " +
+    return Status::error(path + ": the header says " + std::to_string(count) +
+                         " records, the file holds " +
                          std::to_string((data.size() - kGensfenHeaderSize) / kGensfenRecordSize));
   records.insert(records.end(), p + kGensfenHeaderSize, p + data.size());
   return Status::ok();

@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 
 namespace tools {
 

@@ -13,19 +13,19 @@
 #include <memory>
 #include <sstream>
 
+#include "base/child_process.h"
+#include "base/shipped_file.h"
 #include "book/import_records.h"
-#include "shogi/csa_files.h"
-#include "shogi/csa_record.h"
 #include "engine/engine.h"
 #include "engine/eval/evaluate.h"
 #include "engine/eval/weights.h"
+#include "shogi/csa_files.h"
+#include "shogi/csa_record.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "base/shipped_file.h"
-#include "base/child_process.h"
-#include "tools/learn/learn_data.h"
 #include "tools/common/parallel_for.h"
 #include "tools/common/progress_bar.h"
+#include "tools/learn/learn_data.h"
 
 namespace tools {
 
@@ -214,7 +214,8 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
   std::istringstream lines(script);
   bool written = true;
   for (std::string line; written && std::getline(lines, line);) written = gnuplot.write_line(line);
-  const bool exited = gnuplot.wait_exit(base::ChildProcess::Clock::now() + std::chrono::seconds(60));
+  const bool exited =
+      gnuplot.wait_exit(base::ChildProcess::Clock::now() + std::chrono::seconds(60));
   if (!exited) gnuplot.kill();
   const std::string how = exited ? gnuplot.exit_description() : "did not finish within 60 s";
   std::string messages;
@@ -365,8 +366,7 @@ RecordResult measure_record(const std::string& file, const CurveOptions& o,
       }
       if (searcher)
         r.search_seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start)
-                .count();
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start).count();
     }
     history.push_back(shogi::format_usi_move(played));
     pos.do_move(played);
@@ -409,8 +409,8 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
   // output is the same for any number of threads.
   std::vector<RecordResult> results(files.size());
   {
-    ProgressBar bar(err, int64_t(files.size()),
-                    o.progress || ProgressBar::stderr_is_terminal(), "records");
+    ProgressBar bar(err, int64_t(files.size()), o.progress || ProgressBar::stderr_is_terminal(),
+                    "records");
     const int threads = int(std::min<size_t>(size_t(o.threads), files.size()));
     parallel_for_with_progress<CurveThread>(
         files.size(), threads, bar, "", [&](CurveThread& thread, size_t i) {

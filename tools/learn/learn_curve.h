@@ -112,7 +112,7 @@ struct CurveStats {
   int64_t wins = 0;            // of which the side to move won the game
   int64_t agreement_positions = 0;
   int64_t agreement_matches = 0;  // our engine's move = the record move
-  double seconds = 0;           // wall time
+  double seconds = 0;             // wall time
 };
 
 // Runs `sashite learn curve`: reads the records, evaluates every position of every decided
@@ -123,6 +123,6 @@ struct CurveStats {
 // the times is the same for any number of threads.
 // Errors: no records directory, weights that cannot be loaded, a failed plot.
 base::Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& err,
-                               CurveStats& stats);
+                             CurveStats& stats);
 
 }  // namespace tools

@@ -5,16 +5,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/text_lines.h"
+#include "base/words.h"
 #include "shogi/csa_files.h"
 #include "shogi/csa_record.h"
 #include "shogi/notation.h"
-#include "base/text_lines.h"
-#include "base/words.h"
 
 namespace tools {
 
-using shogi::Position;
 using base::Status;
+using shogi::Position;
 namespace fs = std::filesystem;
 
 Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace tools {
@@ -34,9 +34,9 @@ inline bool is_held_out_group(int group, int every) {
 // the input and the line: "teach.tsv:12: 'abc' is not a move: ...". Groups are numbered on
 // from `first_group`, one per line. `name` stands for the input in messages.
 base::Status parse_teacher_text(std::string_view text, const std::string& name, int first_group,
-                                  std::vector<TrainingPosition>& out);
+                                std::vector<TrainingPosition>& out);
 base::Status read_teacher_file(const std::string& path, int first_group,
-                                 std::vector<TrainingPosition>& out);
+                               std::vector<TrainingPosition>& out);
 
 // Every position of every .csa record under `dir` (recursively, paths sorted) before each
 // record move, both colours, skipping the first `skip_plies` moves of each record. Each
@@ -45,8 +45,8 @@ base::Status read_teacher_file(const std::string& path, int first_group,
 // `player` keeps only the moves of a side whose name (N+ or N-) contains it: a strong
 // program's moves in games against weaker ones.
 base::Status collect_record_positions(const std::string& dir, int skip_plies, int first_group,
-                                        std::vector<TrainingPosition>& out, int* records,
-                                        const std::string& player = "");
+                                      std::vector<TrainingPosition>& out, int* records,
+                                      const std::string& player = "");
 
 // Where `learn train` takes its positions from. The measured data (records, then teacher
 // files) comes first and is held out by group as the options say; the training-only data
@@ -74,8 +74,8 @@ struct TrainingCounts {
 // into `counts`; each training-only input gets a line on `log` when given. The first error
 // (naming the input and place) stops it.
 base::Status gather_training_positions(const TrainingSources& sources,
-                                         std::vector<TrainingPosition>& out, TrainingCounts& counts,
-                                         std::ostream* log = nullptr);
+                                       std::vector<TrainingPosition>& out, TrainingCounts& counts,
+                                       std::ostream* log = nullptr);
 
 // Keeps at most max_positions, evenly spread over the list (order kept); 0 keeps all.
 void thin_positions(std::vector<TrainingPosition>& positions, int max_positions);

@@ -17,9 +17,9 @@
 
 namespace tools {
 
+using base::Status;
 using shogi::Move;
 using shogi::Position;
-using base::Status;
 namespace eval = engine::eval;
 
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/eval/weights.h"
 #include "shogi/position.h"
-#include "base/status.h"
 #include "shogi/types.h"
 #include "tools/learn/learn_search.h"
 
@@ -50,7 +50,7 @@ struct ValueSampleCounts {
 // such a comment give no sample. Unreadable records and malformed values are errors naming
 // the file and the move ("g0001.csa: move 14: value '3x' is not a number").
 base::Status collect_value_samples(const std::string& dir, const ValueSampleOptions& o,
-                                     std::vector<ValueSample>& out, ValueSampleCounts& counts);
+                                   std::vector<ValueSample>& out, ValueSampleCounts& counts);
 
 // How to fit. The objective, over the training samples, is the cross-entropy
 //   J(w) = (1/N) sum over samples of H(t, q) + l2 * sum_i (w_i / 100)^2   (see `anchor`)
@@ -98,7 +98,7 @@ std::string format_fit_table(const std::vector<FitStats>& stats);
 // searches do not depend on the thread count, the passes are single-threaded in a seeded
 // order. Progress lines go to `log` (may be null).
 base::Status fit_weights(const FitOptions& o, const std::vector<ValueSample>& samples,
-                           const engine::eval::Weights& init, engine::eval::Weights& out,
-                           std::vector<FitStats>& stats, std::ostream* log);
+                         const engine::eval::Weights& init, engine::eval::Weights& out,
+                         std::vector<FitStats>& stats, std::ostream* log);
 
 }  // namespace tools

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <utility>
 
-#include "shogi/csa_files.h"
 #include "base/file_write.h"
+#include "shogi/csa_files.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tools/common/parallel_for.h"
@@ -20,8 +20,8 @@
 
 namespace tools {
 
-using shogi::CsaRecord;
 using base::Status;
+using shogi::CsaRecord;
 namespace fs = std::filesystem;
 using Milliseconds = std::chrono::milliseconds;
 
@@ -243,10 +243,10 @@ Status run_learn_label(const LabelOptions& o, LabelCounts& counts, std::ostream&
         bool cancelled = false;
         Status s = label_record(o, worker, job, stop, c, cancelled);
         if (s && !cancelled)
-          s = write_atomically(
-              job.out_path, shogi::write_csa_record(job.record, job.record.version == "V3.0"
-                                                                     ? shogi::CsaVersion::kV30
-                                                                     : shogi::CsaVersion::kV22));
+          s = write_atomically(job.out_path,
+                               shogi::write_csa_record(job.record, job.record.version == "V3.0"
+                                                                       ? shogi::CsaVersion::kV30
+                                                                       : shogi::CsaVersion::kV22));
         job.record = CsaRecord();  // free it
         std::lock_guard<std::mutex> lock(mutex);
         counts.positions += c.positions, counts.labelled += c.labelled, counts.mates += c.mates;

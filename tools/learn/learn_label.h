@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "shogi/csa_record.h"
 #include "base/status.h"
+#include "shogi/csa_record.h"
 #include "shogi/types.h"
 #include "tools/match/match_search_info.h"
 

@@ -110,8 +110,8 @@ Value quiescence(Position& pos, const QuiescenceContext& c, Value alpha, Value b
     alpha = std::max(alpha, best);
   }
   shogi::MoveList moves;
-  shogi::generate(
-      pos, in_check ? shogi::GenType::kEvasions : shogi::GenType::kCapturesPromotions, moves);
+  shogi::generate(pos, in_check ? shogi::GenType::kEvasions : shogi::GenType::kCapturesPromotions,
+                  moves);
   std::vector<Move> child_pv;
   bool any_legal = false;
   for (Move m : moves) {

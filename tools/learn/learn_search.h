@@ -61,7 +61,7 @@ struct MoveLeaf {
   shogi::Move move;
   shogi::Value value;           // for the root mover; mate values when a side is mated
   std::vector<shogi::Move> pv;  // the quiescence PV after the move (the move excluded)
-  bool mated = false;            // the leaf is a mate (no features to learn from)
+  bool mated = false;           // the leaf is a mate (no features to learn from)
   // A constant the leaf's value adds to its evaluation, for the root mover: the threatmate
   // penalty below when it applies at the leaf (0 without it).
   shogi::Value bonus = 0;

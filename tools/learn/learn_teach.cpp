@@ -9,11 +9,11 @@
 #include <mutex>
 #include <thread>
 
+#include "base/text_lines.h"
 #include "shogi/csa_files.h"
 #include "shogi/csa_record.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "base/text_lines.h"
 #include "tools/book/book_think.h"
 #include "tools/book/book_think_engines.h"
 #include "tools/common/progress_bar.h"
@@ -177,8 +177,8 @@ namespace {
 // The shared state of one run: the work, the output file, the counters.
 class TeachRun {
  public:
-  TeachRun(const TeachOptions& o, std::vector<usi::EngineConfig> configs, std::vector<ThinkWork> work,
-           std::ofstream& file, std::ostream& err)
+  TeachRun(const TeachOptions& o, std::vector<usi::EngineConfig> configs,
+           std::vector<ThinkWork> work, std::ofstream& file, std::ostream& err)
       : o_(o),
         configs_(std::move(configs)),
         limits_(search_limits(o)),

@@ -1,6 +1,6 @@
 // `sashite learn teach`: teacher moves for learning, chosen by the multi-program search of
-// docs/techniques.md §2 (the tree of `sashite book think`, tools/book/book_think_tree.h), written as a
-// resumable text file the trainer reads.
+// docs/techniques.md §2 (the tree of `sashite book think`, tools/book/book_think_tree.h), written
+// as a resumable text file the trainer reads.
 //
 // The output file, UTF-8 text, one position a line:
 //   # sashite learn teach: go movetime 1000; tree-depth 2; combine mean; engine 0: ...
@@ -58,14 +58,13 @@ base::Status validate_teach_options(const TeachOptions& o);
 // order. Unreadable records are skipped with a line on `err` naming the file and line, and
 // counted in `unreadable`. Errors only when the path does not exist.
 base::Status pick_teach_positions(const std::string& path, int per_game, int min_ply,
-                                    std::vector<ThinkWork>& out, std::ostream& err,
-                                    int& unreadable);
+                                  std::vector<ThinkWork>& out, std::ostream& err, int& unreadable);
 
 // Reads an earlier output: the keys of the positions it has (lines with a move and "# no
 // move" lines) and its settings line ("" when none). A final line without its newline (a
 // killed run) is cut off the file. A missing file holds nothing.
 base::Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& keys,
-                               std::string& settings);
+                             std::string& settings);
 
 // One output line (with its newline) for a searched root: the best-valued root move, or a
 // "# no move" line when none has a value.

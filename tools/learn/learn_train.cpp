@@ -18,9 +18,9 @@
 
 namespace tools {
 
+using base::Status;
 using shogi::Move;
 using shogi::Position;
-using base::Status;
 namespace eval = engine::eval;
 namespace fs = std::filesystem;
 
@@ -331,15 +331,14 @@ std::string format_stats_table(const std::vector<IterationStats>& stats) {
     const IterationStats& r = stats.back();
     const double n = std::max(1, r.heldout_positions);
     char line[200];
-    std::snprintf(line, sizeof line,
-                  "held-out teacher moves: capture %d (%.1f%%), quiet %d (%.1f%%), drop %d "
-                  "(%.1f%%)\n",
-                  r.heldout_positions_by_kind[kCaptureMove],
-                  100 * r.heldout_positions_by_kind[kCaptureMove] / n,
-                  r.heldout_positions_by_kind[kQuietMove],
-                  100 * r.heldout_positions_by_kind[kQuietMove] / n,
-                  r.heldout_positions_by_kind[kDropMove],
-                  100 * r.heldout_positions_by_kind[kDropMove] / n);
+    std::snprintf(
+        line, sizeof line,
+        "held-out teacher moves: capture %d (%.1f%%), quiet %d (%.1f%%), drop %d "
+        "(%.1f%%)\n",
+        r.heldout_positions_by_kind[kCaptureMove],
+        100 * r.heldout_positions_by_kind[kCaptureMove] / n,
+        r.heldout_positions_by_kind[kQuietMove], 100 * r.heldout_positions_by_kind[kQuietMove] / n,
+        r.heldout_positions_by_kind[kDropMove], 100 * r.heldout_positions_by_kind[kDropMove] / n);
     table += line;
   }
   return table;

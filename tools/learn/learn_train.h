@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/eval/weights.h"
 #include "base/status.h"
+#include "engine/eval/weights.h"
 #include "tools/learn/learn_data.h"
 #include "tools/learn/learn_search.h"
 
@@ -50,10 +50,10 @@ struct LearnOptions {
   int batch_positions = 128;   // positions per AdaGrad step. Default: 128
   double window_cp = 700;      // Default: 700
   int quiescence_depth = kDefaultQuiescenceDepth;
-  int threatmate_penalty = 0;  // see search_move_leaf; 0 (the default): mates in one unseen
+  int threatmate_penalty = 0;     // see search_move_leaf; 0 (the default): mates in one unseen
   bool threat_stand_pat = false;  // see search_move_leaf
-  int threads = 2;             // searching threads. Default: 2
-  uint64_t seed = 1;           // the passes' shuffling
+  int threads = 2;                // searching threads. Default: 2
+  uint64_t seed = 1;              // the passes' shuffling
   // Sections that keep their initial weights: a name matches the section of that name and
   // the opening_ and endgame_ sections named after it ("mobility": opening_mobility and
   // endgame_mobility). To measure a new feature group against the evaluation without it
@@ -119,10 +119,10 @@ MoveKind move_kind(const shogi::Position& pos, shogi::Move m);
 struct PositionMeasure {
   double loss = 0;  // summed over the position's pairs (softmax: the position's one term)
   int pairs = 0;
-  int terms = 0;            // loss terms: pairs, or 1 for softmax
-  double agreement = 0;     // 1 / (number of moves tied at the best) when the teacher's is best
-  double disagreement = 0;  // mean over the other moves of T(f(b) - f(a))
-  bool counted = false;     // false when the teacher move is not legal or the only move
+  int terms = 0;               // loss terms: pairs, or 1 for softmax
+  double agreement = 0;        // 1 / (number of moves tied at the best) when the teacher's is best
+  double disagreement = 0;     // mean over the other moves of T(f(b) - f(a))
+  bool counted = false;        // false when the teacher move is not legal or the only move
   MoveKind kind = kQuietMove;  // the teacher move's
 };
 
@@ -143,9 +143,9 @@ std::string format_stats_table(const std::vector<IterationStats>& stats);
 // of the teacher's leaf then of the other moves' leaves inside the window (none when the
 // teacher leaf is a mate).
 PositionMeasure measure_position(shogi::Position& pos,
-                                 engine::eval::IncrementalEvaluator& evaluator,
-                                 shogi::Move teacher, const engine::eval::Weights& w,
-                                 const double* wd, const LearnOptions& o, LeafSet* leaves);
+                                 engine::eval::IncrementalEvaluator& evaluator, shogi::Move teacher,
+                                 const engine::eval::Weights& w, const double* wd,
+                                 const LearnOptions& o, LeafSet* leaves);
 
 // The loss of one position whose teacher leaf is valued va and whose other leaves are valued
 // `others` (centipawns, the mover's view); with d, also d[i] = scale_cp * dL/d(others[i])
@@ -171,7 +171,7 @@ inline int64_t loss_terms(const LeafSet& leaves, LossKind loss) {
 // an uninterrupted run (the searches are deterministic and the passes single-threaded in a
 // seeded order). Progress lines go to `log` (may be null).
 base::Status train_weights(const LearnOptions& o, const std::vector<TrainingPosition>& positions,
-                             const engine::eval::Weights& init, engine::eval::Weights& out,
-                             std::vector<IterationStats>& stats, std::ostream* log);
+                           const engine::eval::Weights& init, engine::eval::Weights& out,
+                           std::vector<IterationStats>& stats, std::ostream* log);
 
 }  // namespace tools

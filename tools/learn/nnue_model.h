@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/nnue/features.h"
 #include "engine/nnue/network.h"
-#include "base/status.h"
 
 namespace tools {
 

@@ -15,16 +15,16 @@
 #include "base/file_write.h"
 #include "engine/nnue/evaluator.h"
 #include "shogi/position.h"
+#include "tools/common/progress_bar.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/nnue_model.h"
-#include "tools/common/progress_bar.h"
 
 namespace tools {
 
 namespace nnue_train_detail {
 
-using shogi::Position;
 using base::Status;
+using shogi::Position;
 
 constexpr char kCheckpointMagic[16] = "SASHITE-NNUE-CK";
 constexpr uint32_t kCheckpointVersion = 1;
@@ -231,7 +231,7 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
 }  // namespace nnue_train_detail
 
 base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
-                          const std::function<void(const NnueEpochReport&)>& on_epoch) {
+                        const std::function<void(const NnueEpochReport&)>& on_epoch) {
   using namespace nnue_train_detail;
   if (o.out.empty()) return Status::error("no output file (--out)");
   if (o.batch < 1 || o.epochs < 1 || !(o.holdout >= 0 && o.holdout < 1) ||

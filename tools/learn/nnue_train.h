@@ -54,6 +54,6 @@ struct NnueTrainSummary {
 // Errors: unreadable or damaged data (naming the file and record), no positions, an
 // unwritable output, a checkpoint that does not match the data or settings.
 base::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
-                          const std::function<void(const NnueEpochReport&)>& on_epoch = {});
+                        const std::function<void(const NnueEpochReport&)>& on_epoch = {});
 
 }  // namespace tools

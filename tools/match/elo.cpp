@@ -24,8 +24,8 @@ EloEstimate estimate_elo(int wins, int losses, int draws) {
   if (e.games == 0) return e;
   const double n = e.games;
   const double s = (wins + 0.5 * draws) / n;
-  const double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) +
-                      losses * s * s) / n;
+  const double var =
+      (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
   e.score = s;
   e.score_stderr = std::sqrt(var / n);
   e.elo = elo_from_score(s);
@@ -44,8 +44,8 @@ std::string format_value(double v) {
 }  // namespace
 
 std::string format_elo(const EloEstimate& e) {
-  return format_value(e.elo) + " (95%: " + format_value(e.lower) + " .. " +
-         format_value(e.upper) + ")";
+  return format_value(e.elo) + " (95%: " + format_value(e.lower) + " .. " + format_value(e.upper) +
+         ")";
 }
 
 }  // namespace tools

@@ -18,10 +18,10 @@ double elo_from_score(double score);
 // clamped to [0, 1]; elo(.) is monotonic so this is the Elo interval of the score interval.
 struct EloEstimate {
   int games = 0;
-  double score = 0.5;        // s; 0.5 when there are no games
-  double elo = 0;            // elo_from_score(s); may be infinite
+  double score = 0.5;           // s; 0.5 when there are no games
+  double elo = 0;               // elo_from_score(s); may be infinite
   double lower = 0, upper = 0;  // the 95% interval; may be infinite
-  double score_stderr = 0;   // se
+  double score_stderr = 0;      // se
 };
 
 // REQUIRES: wins, losses, draws >= 0.

@@ -10,7 +10,8 @@ void MatchEngine::set_log(usi::UsiEngineProcess::LogSink sink) {
   if (process_) process_->set_log(log_);
 }
 
-Status MatchEngine::prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply) {
+Status MatchEngine::prepare(const usi::EngineConfig& config, Milliseconds timeout,
+                            usi::EngineReply& reply) {
   reply = {};
   restarted_ = false;
   if (process_ && kept_) {

@@ -41,7 +41,8 @@ class MatchEngine {
   // and usinewgame. Each reply must come within `timeout`.
   // Returns an error only when the program cannot be run (the match should stop); a fault of
   // the engine goes into `reply` (the game is lost by it).
-  base::Status prepare(const usi::EngineConfig& config, Milliseconds timeout, usi::EngineReply& reply);
+  base::Status prepare(const usi::EngineConfig& config, Milliseconds timeout,
+                       usi::EngineReply& reply);
 
   // The process of the current game. REQUIRES: prepare() returned ok.
   usi::UsiEngineProcess& process() { return *process_; }

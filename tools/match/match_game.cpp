@@ -1,8 +1,8 @@
 // One match game: two engine processes, the USI dialog, the referee, the record.
 #include "tools/match/match_game.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -11,8 +11,8 @@
 
 namespace tools {
 
-using shogi::Color;
 using base::Status;
+using shogi::Color;
 using Milliseconds = std::chrono::milliseconds;
 
 MatchClock::MatchClock(const MatchLimits& limits) : limits_(limits) {
@@ -165,7 +165,7 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   if (!setup.log_path.empty()) log.open(setup.log_path);
 
   const auto t0 = std::chrono::steady_clock::now();  // log times are from here
-  std::mutex log_mutex;  // the handshakes run in parallel
+  std::mutex log_mutex;                              // the handshakes run in parallel
   MatchEngine* engines[2] = {&black, &white};
   const usi::EngineConfig* configs[2] = {&setup.black, &setup.white};
   const std::string labels[2] = {setup.black_label, setup.white_label};
@@ -174,7 +174,8 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
     engines[c]->set_log([&log, &log_mutex, tag, t0](std::string_view line) {
       if (!log.is_open()) return;
       std::lock_guard<std::mutex> lock(log_mutex);
-      const auto ms = std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - t0);
+      const auto ms =
+          std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - t0);
       char stamp[32];
       std::snprintf(stamp, sizeof stamp, "%9.3f ", ms.count() / 1000.0);
       log << stamp << tag << line << '\n';
@@ -216,8 +217,9 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
     faulted[c] = true;
     if (!referee.over())
       referee.on_engine_fault(Color(c),
-                              replies[c].fault == usi::EngineFault::kExited ? EndReason::kCrash
-                                                                       : EndReason::kNoResponse,
+                              replies[c].fault == usi::EngineFault::kExited
+                                  ? EndReason::kCrash
+                                  : EndReason::kNoResponse,
                               who(c) + " " + replies[c].detail);
   }
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "shogi/csa_record.h"
 #include "base/status.h"
+#include "shogi/csa_record.h"
 #include "tools/match/match_engine.h"
 #include "tools/match/match_openings.h"
 #include "tools/match/match_referee.h"
@@ -23,8 +23,8 @@ struct MatchLimits {
   int64_t main_time_ms = 0;
   int64_t increment_ms = 0;
   int byoyomi_ms = 0;
-  int64_t nodes = 0;        // > 0 (and no clock): "go nodes N"
-  int depth = 0;            // > 0 (and no clock, no nodes): "go depth D"
+  int64_t nodes = 0;  // > 0 (and no clock): "go nodes N"
+  int depth = 0;      // > 0 (and no clock, no nodes): "go depth D"
   // Timed: a move that takes longer than the time available (main time left + increment +
   // byoyomi) + time_margin_ms loses on time.
   int time_margin_ms = 1000;
@@ -63,23 +63,23 @@ int64_t move_wait_ms(const MatchLimits& limits);
 
 // Everything one game needs.
 struct GameSetup {
-  int number = 1;                  // 1-based, for messages and the record
+  int number = 1;  // 1-based, for messages and the record
   usi::EngineConfig black, white;
   std::string black_label = "engine1", white_label = "engine2";  // whose engine plays which
   Opening opening;
   MatchLimits limits;
-  std::string event;               // the record's $EVENT
-  std::string log_path;            // the USI dialog of both engines goes here; "" for none
+  std::string event;     // the record's $EVENT
+  std::string log_path;  // the USI dialog of both engines goes here; "" for none
 };
 
 // What one side's engine said about its searches over a game (or a match, summed).
 struct SearchStats {
-  int moves = 0;          // moves it played (the record's, the opening's excluded)
-  int depth_moves = 0;    // of those, the moves it reported a depth for
+  int moves = 0;        // moves it played (the record's, the opening's excluded)
+  int depth_moves = 0;  // of those, the moves it reported a depth for
   int64_t depth_sum = 0;
-  int nodes_moves = 0;    // of those, the moves it reported a node count for
+  int nodes_moves = 0;  // of those, the moves it reported a node count for
   int64_t nodes_sum = 0;
-  int64_t think_ms = 0;   // wall time from go to bestmove, summed over its moves
+  int64_t think_ms = 0;  // wall time from go to bestmove, summed over its moves
 
   void add(const usi::SearchReport& report, int64_t elapsed_ms = 0);
   void add(const SearchStats& other);
@@ -94,9 +94,9 @@ struct GameOutcome {
   // opening is invalid): the match should stop. Everything else is in `end`.
   base::Status error;
   GameEnd end;
-  int plies = 0;  // moves in the record, opening moves included
+  int plies = 0;                       // moves in the record, opening moves included
   std::string black_name, white_name;  // as in the record (from "id name")
-  shogi::CsaRecord record;            // complete: names, info, moves, the special move
+  shogi::CsaRecord record;             // complete: names, info, moves, the special move
   SearchStats search[2];               // by colour (shogi::kBlack, shogi::kWhite)
   bool restarted[2] = {false, false};  // by colour: see MatchEngine::restarted()
   // By colour: the engine's "info string error" lines before its readyok of this game.

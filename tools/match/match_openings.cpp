@@ -41,7 +41,8 @@ Status parse_opening_line(std::string_view line, Opening& out) {
         shogi::parse_usi_move(probe, words[i], m).is_ok()) {
       sfen = "startpos";
     } else {
-      while (i < words.size() && words[i] != "moves") sfen += (sfen.empty() ? "" : " ") + words[i++];
+      while (i < words.size() && words[i] != "moves")
+        sfen += (sfen.empty() ? "" : " ") + words[i++];
       if (sfen.empty()) return Status::error("no position");
     }
   }

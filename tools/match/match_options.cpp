@@ -18,7 +18,8 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
   sub.add_option("--opt2", o.options2, "USI option NAME=VALUE for engine2 (repeatable)");
   sub.add_option("--games", o.games,
                  "number of games; colours alternate (default 2; with --sprt the most to play, "
-                 "default " + std::to_string(kSprtDefaultGames) + ")")
+                 "default " +
+                     std::to_string(kSprtDefaultGames) + ")")
       ->check(CLI::Range(1, 1000000));
   CLI::Option* tc = sub.add_option(
       "--tc", o.time_control,
@@ -29,8 +30,8 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
           ->check(CLI::Range(1, 86400000));
   CLI::Option* nodes = sub.add_option("--nodes", o.nodes, "nodes per move (go nodes)")
                            ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
-  CLI::Option* depth = sub.add_option("--depth", o.depth, "depth per move (go depth)")
-                           ->check(CLI::Range(1, 200));
+  CLI::Option* depth =
+      sub.add_option("--depth", o.depth, "depth per move (go depth)")->check(CLI::Range(1, 200));
   byoyomi->excludes(nodes);
   byoyomi->excludes(depth);
   tc->excludes(nodes);
@@ -56,7 +57,7 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
   sub.add_option("--max-plies", o.max_plies, "draw after this many plies")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  sub.add_option("--margin", o.time_margin_ms, 
+  sub.add_option("--margin", o.time_margin_ms,
                  "ms allowed beyond the time available (main time left, increment, byoyomi) "
                  "before a time loss")
       ->check(CLI::Range(0, 86400000))
@@ -89,7 +90,8 @@ void add_match_options(CLI::App& sub, MatchOptions& o) {
       "the test's state when each game finished (pairs, llr, llr_lower, llr_upper, elo, "
       "elo_lower, elo_upper). Games already under way when the test decides are finished and "
       "counted.\n"
-      "Records: gNNNN.csa (CSA V3.0, move times in ms) and summary.tsv in the output directory. Each move made "
+      "Records: gNNNN.csa (CSA V3.0, move times in ms) and summary.tsv in the output directory. "
+      "Each move made "
       "after a search report gets a floodgate-style comment\n"
       "  '** <score> depth <d> nodes <n>\n"
       "from the engine's last 'info' line with a depth (multipv 1) before its bestmove; "
@@ -177,7 +179,8 @@ Status validate_match_options(const MatchOptions& o) {
       if (kv.find('=') == std::string::npos || kv.front() == '=')
         return Status::error("USI option '" + kv + "': expected NAME=VALUE");
   if (o.games < 0) return Status::error("--games must be at least 1");
-  if (o.resume && o.out_dir.empty()) return Status::error("--resume needs --out DIR, the match to continue");
+  if (o.resume && o.out_dir.empty())
+    return Status::error("--resume needs --out DIR, the match to continue");
   if (o.jobs < 1) return Status::error("--jobs must be at least 1");
   return Status::ok();
 }

@@ -56,7 +56,7 @@ int planned_games(const MatchOptions& o);
 // "10+0.1" -> 10000 ms main time, 100 ms increment; "600" -> 600000, 0. Seconds, at most
 // millisecond precision, BASE + INC > 0.
 base::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
-                                  int64_t& increment_ms);
+                                int64_t& increment_ms);
 
 // Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
 // `o`, which must outlive the parse.

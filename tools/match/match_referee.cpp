@@ -7,38 +7,52 @@
 
 namespace tools {
 
+using base::Status;
 using shogi::Color;
 using shogi::CsaSpecialMove;
-using base::Status;
 
 const char* end_reason_name(EndReason reason) {
   switch (reason) {
-    case EndReason::kResign: return "resign";
-    case EndReason::kDeclaration: return "declaration";
-    case EndReason::kBadDeclaration: return "bad_declaration";
-    case EndReason::kRepetition: return "repetition";
-    case EndReason::kPerpetualCheck: return "perpetual_check";
-    case EndReason::kIllegalMove: return "illegal_move";
-    case EndReason::kMaxPlies: return "max_plies";
-    case EndReason::kTimeUp: return "time_up";
-    case EndReason::kCrash: return "crash";
-    case EndReason::kNoResponse: return "no_response";
+    case EndReason::kResign:
+      return "resign";
+    case EndReason::kDeclaration:
+      return "declaration";
+    case EndReason::kBadDeclaration:
+      return "bad_declaration";
+    case EndReason::kRepetition:
+      return "repetition";
+    case EndReason::kPerpetualCheck:
+      return "perpetual_check";
+    case EndReason::kIllegalMove:
+      return "illegal_move";
+    case EndReason::kMaxPlies:
+      return "max_plies";
+    case EndReason::kTimeUp:
+      return "time_up";
+    case EndReason::kCrash:
+      return "crash";
+    case EndReason::kNoResponse:
+      return "no_response";
   }
   return "?";
 }
 
 const char* winner_result_text(GameWinner winner) {
   switch (winner) {
-    case GameWinner::kBlack: return "1-0";
-    case GameWinner::kWhite: return "0-1";
-    case GameWinner::kDraw: return "1/2-1/2";
+    case GameWinner::kBlack:
+      return "1-0";
+    case GameWinner::kWhite:
+      return "0-1";
+    case GameWinner::kDraw:
+      return "1/2-1/2";
   }
   return "?";
 }
 
 Status Referee::start(const Opening& opening, int max_plies) {
   if (Status s = pos_.set_sfen(opening.sfen); !s) return s;
-  base_command_ = opening.sfen == "startpos" ? "position startpos" : "position sfen " + opening.sfen;
+  base_command_ =
+      opening.sfen == "startpos" ? "position startpos" : "position sfen " + opening.sfen;
   max_plies_ = max_plies;
   usi_moves_.clear();
   end_.reset();
@@ -88,15 +102,14 @@ bool Referee::on_reply(std::string_view reply, int64_t elapsed_ms) {
   const Color us = side_to_move();
   const std::string who = shogi::color_name(us);
   if (reply == "resign") {
-    finish(loser_is(us), EndReason::kResign, CsaSpecialMove::kToryo, who + " resigned",
-           elapsed_ms);
+    finish(loser_is(us), EndReason::kResign, CsaSpecialMove::kToryo, who + " resigned", elapsed_ms);
     return true;
   }
   if (reply == "win") {
     if (pos_.can_declare_win())
-      finish(us == shogi::kBlack ? GameWinner::kBlack : GameWinner::kWhite,
-             EndReason::kDeclaration, CsaSpecialMove::kKachi,
-             who + " declared a win (entering king) and the rules allow it", elapsed_ms);
+      finish(us == shogi::kBlack ? GameWinner::kBlack : GameWinner::kWhite, EndReason::kDeclaration,
+             CsaSpecialMove::kKachi, who + " declared a win (entering king) and the rules allow it",
+             elapsed_ms);
     else
       finish(loser_is(us), EndReason::kBadDeclaration, CsaSpecialMove::kIllegalMove,
              who + " declared a win (entering king) the rules do not allow", elapsed_ms);

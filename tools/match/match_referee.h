@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "shogi/csa_record.h"
 #include "shogi/position.h"
-#include "base/status.h"
 #include "tools/match/match_openings.h"
 
 namespace tools {

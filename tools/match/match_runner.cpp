@@ -18,8 +18,8 @@
 
 namespace tools {
 
-using shogi::Color;
 using base::Status;
+using shogi::Color;
 namespace fs = std::filesystem;
 
 void MatchScore::add(GameWinner winner, Color engine1_color) {
@@ -44,7 +44,8 @@ std::string match_event(const MatchOptions& o) {
   const std::string margin = " (margin " + std::to_string(o.time_margin_ms) + " ms)";
   std::string limit;
   if (!o.time_control.empty() && o.byoyomi_ms > 0)
-    limit = "main time " + o.time_control + " s, byoyomi " + std::to_string(o.byoyomi_ms) + " ms" + margin;
+    limit = "main time " + o.time_control + " s, byoyomi " + std::to_string(o.byoyomi_ms) + " ms" +
+            margin;
   else if (!o.time_control.empty())
     limit = "tc " + o.time_control + " s (Fischer)" + margin;
   else if (o.byoyomi_ms > 0)
@@ -59,7 +60,8 @@ std::string match_event(const MatchOptions& o) {
   }
   return "sashite match, " + std::to_string(planned_games(o)) + " games, " + limit + ", max " +
          std::to_string(o.max_plies) + " plies" +
-         (o.openings_path.empty() ? "" : ", openings " + fs::path(o.openings_path).filename().string());
+         (o.openings_path.empty() ? ""
+                                  : ", openings " + fs::path(o.openings_path).filename().string());
 }
 
 // Creates the output directory: `requested`, or a new ./match-YYYYMMDD-HHMMSS[-N].
@@ -139,11 +141,11 @@ std::string format_think_time(const SearchStats& engine1, const SearchStats& eng
     return s.moves ? format_average(double(s.think_ms) / s.moves, 1) : std::string("-");
   };
   std::string text = "think time: engine1 " + std::to_string(engine1.think_ms) + " ms (" +
-                     per_move(engine1) + " ms/move), engine2 " +
-                     std::to_string(engine2.think_ms) + " ms (" + per_move(engine2) + " ms/move)";
+                     per_move(engine1) + " ms/move), engine2 " + std::to_string(engine2.think_ms) +
+                     " ms (" + per_move(engine2) + " ms/move)";
   if (engine2.think_ms > 0 && engine1.moves > 0 && engine2.moves > 0) {
-    const double ratio = (double(engine1.think_ms) / engine1.moves) /
-                         (double(engine2.think_ms) / engine2.moves);
+    const double ratio =
+        (double(engine1.think_ms) / engine1.moves) / (double(engine2.think_ms) / engine2.moves);
     text += ", ratio per move " + format_average(ratio, 3);
   }
   return text;
@@ -152,12 +154,11 @@ std::string format_think_time(const SearchStats& engine1, const SearchStats& eng
 std::string format_engine_stats(const std::string& label, const MatchEngineStats& stats,
                                 bool with_restarts) {
   const SearchStats& s = stats.search;
-  std::string text = label + " search: " + std::to_string(s.moves) + " moves, depth " +
-                     format_average(s.average_depth(), 2) + " avg (" +
-                     std::to_string(s.depth_moves) + " moves), nodes " +
-                     format_average(s.average_nodes(), 0) + " avg (" +
-                     std::to_string(s.nodes_moves) + " moves), time losses " +
-                     std::to_string(stats.time_losses);
+  std::string text =
+      label + " search: " + std::to_string(s.moves) + " moves, depth " +
+      format_average(s.average_depth(), 2) + " avg (" + std::to_string(s.depth_moves) +
+      " moves), nodes " + format_average(s.average_nodes(), 0) + " avg (" +
+      std::to_string(s.nodes_moves) + " moves), time losses " + std::to_string(stats.time_losses);
   if (with_restarts) text += ", restarts " + std::to_string(stats.restarts);
   return text;
 }
@@ -195,11 +196,14 @@ Status parse_summary_tsv(const std::string& text, const std::string& input_name,
     r.plies = int(std::strtol(cols[4].c_str(), &end, 10));
     r.reason = cols[5];
     for (int c = 0; c < 2; ++c)
-      if (cols[size_t(6 + c)] != "-") (c == 0 ? r.black_depth : r.white_depth) = std::strtod(cols[size_t(6 + c)].c_str(), nullptr);
+      if (cols[size_t(6 + c)] != "-")
+        (c == 0 ? r.black_depth : r.white_depth) =
+            std::strtod(cols[size_t(6 + c)].c_str(), nullptr);
     if (cols.size() == 15) {
       MatchGameRow::Sprt t;
       t.pairs = std::strtoll(cols[8].c_str(), nullptr, 10);
-      double* values[6] = {&t.state.llr, &t.state.lower, &t.state.upper, &t.elo.elo, &t.elo.lower, &t.elo.upper};
+      double* values[6] = {&t.state.llr, &t.state.lower, &t.state.upper,
+                           &t.elo.elo,   &t.elo.lower,   &t.elo.upper};
       for (int k = 0; k < 6; ++k) *values[k] = std::strtod(cols[size_t(9 + k)].c_str(), nullptr);
       r.sprt = t;
     }
@@ -295,7 +299,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
   bool sprt_decided = false;
   MatchScore score;
   std::vector<MatchGameRow> rows;
-  std::string names[2];  // engine1's and engine2's "id name", once known
+  std::string names[2];       // engine1's and engine2's "id name", once known
   MatchEngineStats stats[2];  // engine1's and engine2's
   // What an engine could not set up (its errors at isready), each shown once per engine: an
   // engine that plays without its weights or book must not go unnoticed in a long match.
@@ -317,7 +321,8 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       const size_t i = size_t(r.number - 1);
       if (i >= games.size() || played[i])
         return Status::error(summary.string() + ": game " + std::to_string(r.number) +
-                             (i >= games.size() ? " is beyond this match's " + std::to_string(games.size()) + " games"
+                             (i >= games.size() ? " is beyond this match's " +
+                                                      std::to_string(games.size()) + " games"
                                                 : " is listed twice"));
       played[i] = true;
       const GameWinner winner = r.result == "1-0"   ? GameWinner::kBlack
@@ -325,9 +330,12 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
                                                     : GameWinner::kDraw;
       const bool engine1_black = games[i].black_label == "engine1";
       score.add(winner, engine1_black ? shogi::kBlack : shogi::kWhite);
-      const int half_points = winner == GameWinner::kDraw ? 1 : (winner == GameWinner::kBlack) == engine1_black ? 2 : 0;
+      const int half_points = winner == GameWinner::kDraw                       ? 1
+                              : (winner == GameWinner::kBlack) == engine1_black ? 2
+                                                                                : 0;
       pairs.add(int(i), half_points);
-      if (r.reason == "time_up") ++stats[(winner == GameWinner::kBlack) == engine1_black ? 1 : 0].time_losses;
+      if (r.reason == "time_up")
+        ++stats[(winner == GameWinner::kBlack) == engine1_black ? 1 : 0].time_losses;
       names[engine1_black ? 0 : 1] = r.black;
       names[engine1_black ? 1 : 0] = r.white;
       rows.push_back(r);
@@ -355,16 +363,17 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
       GameOutcome r = play_game(g, engines[black_index], engines[1 - black_index]);
       std::lock_guard<std::mutex> lock(mu);
       if (!r.error.is_ok()) {
-        if (failure.is_ok()) failure = Status::error("game " + std::to_string(g.number) + ": " + r.error.message());
+        if (failure.is_ok())
+          failure = Status::error("game " + std::to_string(g.number) + ": " + r.error.message());
         stop = true;
         continue;
       }
       const Color engine1_color = g.black_label == "engine1" ? shogi::kBlack : shogi::kWhite;
       score.add(r.end.winner, engine1_color);
-      const int half_points = r.end.winner == GameWinner::kDraw ? 1
-                              : (r.end.winner == GameWinner::kBlack) == (engine1_color == shogi::kBlack)
-                                  ? 2
-                                  : 0;
+      const int half_points =
+          r.end.winner == GameWinner::kDraw                                          ? 1
+          : (r.end.winner == GameWinner::kBlack) == (engine1_color == shogi::kBlack) ? 2
+                                                                                     : 0;
       const bool pair_done = with_sprt && pairs.add(int(i), half_points);
       names[black_index] = r.black_name;
       names[1 - black_index] = r.white_name;
@@ -377,7 +386,7 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
         ++stats[(r.end.winner == GameWinner::kBlack) == (black_index == 0) ? 1 : 0].time_losses;
       const std::string stem = game_file_stem(g.number);
       Status w = base::replace_file((dir / (stem + ".csa")).string(),
-                                      shogi::write_csa_record(r.record, shogi::CsaVersion::kV30));
+                                    shogi::write_csa_record(r.record, shogi::CsaVersion::kV30));
       rows.push_back({g.number, r.black_name, r.white_name, winner_result_text(r.end.winner),
                       end_reason_name(r.end.reason), r.plies,
                       r.search[shogi::kBlack].average_depth(),
@@ -418,8 +427,9 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
           sprt_decided = true;
           stop = true;
           out << "sprt: "
-              << (sprt_now.state.decision == SprtDecision::kAcceptH1 ? "H1 (elo = " + format_average(sprt.elo1, 1) + ")"
-                                                                     : "H0 (elo = " + format_average(sprt.elo0, 1) + ")")
+              << (sprt_now.state.decision == SprtDecision::kAcceptH1
+                      ? "H1 (elo = " + format_average(sprt.elo1, 1) + ")"
+                      : "H0 (elo = " + format_average(sprt.elo0, 1) + ")")
               << " accepted after " << score.games()
               << " games; games under way are finished and counted" << std::endl;
         }
@@ -448,10 +458,10 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
     out << "sprt: final " << format_sprt(final_state, sprt) << " after "
         << pairs.pentanomial().pairs() << " pairs (" << pairs.pentanomial().text() << ")"
         << (final_state.decision == SprtDecision::kContinue ? ", undecided" : "") << "\n"
-        << "Elo from the pairs: " << format_elo(estimate_elo_pentanomial(pairs.pentanomial())) << "\n";
+        << "Elo from the pairs: " << format_elo(estimate_elo_pentanomial(pairs.pentanomial()))
+        << "\n";
   }
-  out
-      << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()
+  out << "records: " << dir.string() << "/g*.csa, summary: " << (dir / "summary.tsv").string()
       << std::endl;
   return failure;
 }

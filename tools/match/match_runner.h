@@ -56,7 +56,8 @@ std::string format_engine_stats(const std::string& label, const MatchEngineStats
 // The games of a match, in order: game i (0-based) uses opening (i / 2) mod the number of
 // openings (the start position when there are none) and gives engine1 Black when i is even,
 // so each opening is played twice with colours swapped.
-std::vector<GameSetup> plan_games(const MatchOptions& options, const std::vector<Opening>& openings);
+std::vector<GameSetup> plan_games(const MatchOptions& options,
+                                  const std::vector<Opening>& openings);
 
 // The summary table: a header
 // "game\tblack\twhite\tresult\tplies\treason\tblack_depth\twhite_depth" then one row per
@@ -68,13 +69,14 @@ std::string format_summary_tsv(std::vector<MatchGameRow> rows, bool with_sprt = 
 // Reads a summary table as format_summary_tsv writes it (with or without the SPRT columns):
 // the rows of the games it lists. Errors name the file and line.
 base::Status parse_summary_tsv(const std::string& text, const std::string& input_name,
-                                 std::vector<MatchGameRow>& rows);
+                               std::vector<MatchGameRow>& rows);
 
 // Game pairs for the SPRT: game i (0-based) and its twin i ^ 1 share an opening with colours
 // swapped; a pair counts once both are over.
 class PairTally {
  public:
-  explicit PairTally(int games) : half_points_(size_t(games + 1) / 2, 0), done_(size_t(games + 1) / 2, 0) {}
+  explicit PairTally(int games)
+      : half_points_(size_t(games + 1) / 2, 0), done_(size_t(games + 1) / 2, 0) {}
   // Game `index` ended with engine1 scoring `half_points` (0, 1 or 2); true when this
   // completed its pair, which is then in pentanomial().
   bool add(int index, int half_points);
@@ -87,8 +89,8 @@ class PairTally {
 
 // Runs the match: checks the options, reads the openings, creates the output directory,
 // plays the games (options.jobs at a time, each job with its own two engines, new processes
-// for each game or, with reuse_engines, kept between games), writes gNNNN.csa (CSA V3.0, move times in ms)
-// after each game and rewrites summary.tsv, and prints to `out` one line per finished game
+// for each game or, with reuse_engines, kept between games), writes gNNNN.csa (CSA V3.0, move times
+// in ms) after each game and rewrites summary.tsv, and prints to `out` one line per finished game
 // with the running score, then each engine's search statistics (format_engine_stats), the
 // final score and the Elo difference of engine1 over engine2 with its 95% interval (see
 // estimate_elo). With an SPRT, the test's state after each finished pair, and the match stops

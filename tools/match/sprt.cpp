@@ -192,14 +192,14 @@ EloEstimate estimate_elo_pentanomial(const Pentanomial& pairs) {
   return e;
 }
 
-SprtSimulation simulate_sprt(const SprtConfig& config, double true_elo, double draw_ratio,
-                             int runs, int64_t max_pairs, uint64_t seed) {
+SprtSimulation simulate_sprt(const SprtConfig& config, double true_elo, double draw_ratio, int runs,
+                             int64_t max_pairs, uint64_t seed) {
   SprtSimulation sim;
   sim.runs = runs;
   const double s = score_from_elo(true_elo);
   const double win = s - draw_ratio / 2, draw = draw_ratio;
   SplitMix64 rng{seed};  // the same stream everywhere: reproducible
-  auto game = [&] {  // half points of one game
+  auto game = [&] {      // half points of one game
     const double u = rng.uniform();
     return u < win ? 2 : u < win + draw ? 1 : 0;
   };

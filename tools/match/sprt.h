@@ -10,8 +10,8 @@
 // "logistic" model (LLRcalc.py, LLR_logistic): for a hypothesis of expected score
 // s = 1 / (1 + 10^(-elo / 400)) per game, the pair distribution p nearest to the observed
 // frequencies q (maximum likelihood subject to mean = s) is p_k = q_k / (1 + x (a_k - s)),
-// with a_k = k/4 the pair's score per game and x the root of sum q_k (a_k - s) / (1 + x (a_k - s)) = 0.
-// LLR = N * sum q_k (ln p1_k - ln p0_k) over N pairs; empty bins count 1e-3 pair (as fishtest
+// with a_k = k/4 the pair's score per game and x the root of sum q_k (a_k - s) / (1 + x (a_k - s))
+// = 0. LLR = N * sum q_k (ln p1_k - ln p0_k) over N pairs; empty bins count 1e-3 pair (as fishtest
 // regularizes), so the LLR is defined from the first pair on. The test stops at
 // LLR <= ln(beta / (1 - alpha)) (H0: elo = elo0) or LLR >= ln((1 - beta) / alpha) (H1).
 
@@ -39,9 +39,9 @@ struct Pentanomial {
 base::Status parse_pentanomial(const std::string& text, Pentanomial& out);
 
 struct SprtConfig {
-  double elo0 = 0, elo1 = 5;  // logistic Elo; REQUIRES elo0 < elo1
-  double alpha = 0.05;        // the chance of accepting H1 when elo = elo0
-  double beta = 0.05;         // the chance of accepting H0 when elo = elo1
+  double elo0 = 0, elo1 = 5;   // logistic Elo; REQUIRES elo0 < elo1
+  double alpha = 0.05;         // the chance of accepting H1 when elo = elo0
+  double beta = 0.05;          // the chance of accepting H0 when elo = elo1
   double lower_bound() const;  // ln(beta / (1 - alpha))
   double upper_bound() const;  // ln((1 - beta) / alpha)
 };
@@ -82,7 +82,7 @@ struct SprtSimulation {
   double average_pairs = 0;  // pairs per run
 };
 // REQUIRES: validate_sprt(config), 0 <= draw_ratio < 1, and the game probabilities valid.
-SprtSimulation simulate_sprt(const SprtConfig& config, double true_elo, double draw_ratio,
-                             int runs, int64_t max_pairs, uint64_t seed);
+SprtSimulation simulate_sprt(const SprtConfig& config, double true_elo, double draw_ratio, int runs,
+                             int64_t max_pairs, uint64_t seed);
 
 }  // namespace tools

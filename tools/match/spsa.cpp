@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "base/words.h"
 #include "shogi/csa_record.h"
 #include "tools/common/splitmix.h"
-#include "base/words.h"
 
 namespace tools {
 
@@ -43,7 +43,8 @@ Status parse_param_line(const std::string& line, SpsaParam& p) {
   double* slots[5] = {&p.value, &p.min, &p.max, &p.c_end, &p.r_end};
   for (int i = 0; i < 5; ++i)
     if (!parse_double(fields[size_t(i) + 1], *slots[i]))
-      return Status::error(std::string(what[i]) + " '" + fields[size_t(i) + 1] + "' is not a number");
+      return Status::error(std::string(what[i]) + " '" + fields[size_t(i) + 1] +
+                           "' is not a number");
   if (!(p.min < p.max)) return Status::error(p.name + ": MIN must be below MAX");
   if (p.value < p.min || p.value > p.max) return Status::error(p.name + ": VALUE outside MIN..MAX");
   if (!(p.c_end > 0)) return Status::error(p.name + ": C_END must be positive");
@@ -145,8 +146,8 @@ void spsa_update(std::vector<SpsaParam>& params, const SpsaSchedule& s, int k,
                  const SpsaPerturbation& perturbation, int result) {
   for (size_t i = 0; i < params.size(); ++i) {
     SpsaParam& p = params[i];
-    p.value = std::clamp(p.value + s.r(p, k) * s.c(p, k) * result * perturbation.sign[i], p.min,
-                         p.max);
+    p.value =
+        std::clamp(p.value + s.r(p, k) * s.c(p, k) * result * perturbation.sign[i], p.min, p.max);
   }
 }
 
@@ -206,8 +207,9 @@ Status parse_spsa_state(const std::string& text, const std::string& input_name, 
     }
   }
   if (!have_done || !have_total || st.params.empty())
-    return Status::error(input_name + ": not a tune state (iterations_done, total_iterations and "
-                                      "param lines are needed)");
+    return Status::error(input_name +
+                         ": not a tune state (iterations_done, total_iterations and "
+                         "param lines are needed)");
   out = std::move(st);
   return Status::ok();
 }

@@ -34,7 +34,7 @@ struct SpsaParam {
 // the line and the field. Names must be distinct, min < max, min <= value <= max, c_end > 0,
 // r_end > 0.
 base::Status parse_spsa_params(const std::string& text, const std::string& input_name,
-                                 std::vector<SpsaParam>& out);
+                               std::vector<SpsaParam>& out);
 base::Status load_spsa_params(const std::string& path, std::vector<SpsaParam>& out);
 // The same form, values with up to four decimals, after a comment line `header` (none if "").
 std::string format_spsa_params(const std::vector<SpsaParam>& params, const std::string& header);
@@ -43,7 +43,7 @@ std::string format_spsa_params(const std::vector<SpsaParam>& params, const std::
 struct SpsaSchedule {
   int iterations = 1;
   double alpha = 0.602, gamma = 0.101;
-  double a_fraction = 0.1;  // A = a_fraction * iterations
+  double a_fraction = 0.1;                    // A = a_fraction * iterations
   double c(const SpsaParam& p, int k) const;  // c_k, k from 0
   double r(const SpsaParam& p, int k) const;  // R_k
 };
@@ -76,7 +76,7 @@ std::string format_spsa_state(const SpsaState& state);
 // Checks that the state's parameters are those of `params` (same names, in order); theta
 // comes from the state.
 base::Status parse_spsa_state(const std::string& text, const std::string& input_name,
-                                SpsaState& out);
+                              SpsaState& out);
 
 // The seed's draw for one purpose of iteration k: a uniform 64-bit value.
 uint64_t spsa_random(uint64_t seed, int k, uint64_t purpose);

@@ -20,7 +20,8 @@ std::vector<SpsaParam> engine_search_params() {
   std::vector<SpsaParam> params;
   for (int i = 0; i < engine::kSearchParamCount; ++i) {
     const engine::SearchParamSpec& s = engine::search_param_spec(engine::SearchParam(i));
-    params.push_back({s.name, double(s.default_value), double(s.min), double(s.max), s.c_end, s.r_end});
+    params.push_back(
+        {s.name, double(s.default_value), double(s.min), double(s.max), s.c_end, s.r_end});
   }
   return params;
 }
@@ -95,7 +96,8 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
     if (saved.params.size() != state.params.size())
       return Status::error(state_path + ": holds " + std::to_string(saved.params.size()) +
                            " parameters, " + o.params_path + " " +
-                           std::to_string(state.params.size()) + " (delete the state to start afresh)");
+                           std::to_string(state.params.size()) +
+                           " (delete the state to start afresh)");
     for (size_t i = 0; i < saved.params.size(); ++i)
       if (saved.params[i].name != state.params[i].name)
         return Status::error(state_path + ": parameter " + std::to_string(i + 1) + " is " +
@@ -169,7 +171,8 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
       }
       std::lock_guard<std::mutex> lock(mu);
       if (!error.is_ok()) {
-        if (failure.is_ok()) failure = Status::error("pair " + std::to_string(k + 1) + ": " + error.message());
+        if (failure.is_ok())
+          failure = Status::error("pair " + std::to_string(k + 1) + ": " + error.message());
         stop = true;
         return;
       }
@@ -181,11 +184,11 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
       state.draws += 2 - wins - losses;
       Status w = base::replace_file(state_path, format_spsa_state(state));
       if (w.is_ok())
-        w = base::replace_file(out_path,
-                                 format_spsa_params(state.params,
-                                                    "sashite tune: theta after " +
-                                                        std::to_string(state.iterations_done) + " of " +
-                                                        std::to_string(state.total_iterations) + " pairs"));
+        w = base::replace_file(
+            out_path,
+            format_spsa_params(
+                state.params, "sashite tune: theta after " + std::to_string(state.iterations_done) +
+                                  " of " + std::to_string(state.total_iterations) + " pairs"));
       if (!w.is_ok()) {
         if (failure.is_ok()) failure = w;
         stop = true;
@@ -195,7 +198,8 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
           << "): plus " << (result > 0 ? "+" : "") << result << " (" << half_points
           << "/4 half points); plus side so far " << state.plus_wins << "-" << state.plus_losses
           << "-" << state.draws << std::endl;
-      if (state.iterations_done % o.report_every == 0 || state.iterations_done == state.total_iterations)
+      if (state.iterations_done % o.report_every == 0 ||
+          state.iterations_done == state.total_iterations)
         out << "theta: " << theta_text(state.params) << std::endl;
     }
   };

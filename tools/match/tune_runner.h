@@ -22,7 +22,7 @@ struct TuneOptions {
   std::string time_control;
   int byoyomi_ms = 0;
   int64_t nodes = 0;
-  std::string openings_path;         // required: each pair plays one opening, drawn at random
+  std::string openings_path;  // required: each pair plays one opening, drawn at random
   int jobs = 1;
   uint64_t seed = 1;
   int max_plies = 256;

@@ -5,9 +5,9 @@
 #include <ostream>
 #include <utility>
 
+#include "base/words.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
-#include "base/words.h"
 
 namespace tools {
 namespace {
@@ -31,9 +31,12 @@ std::vector<MateProblem> read_mate_problems(std::istream& in) {
 
 void MateTotals::add(const engine::mate::MateResult& r) {
   using engine::mate::MateStatus;
-  if (r.status == MateStatus::kMate) ++mate;
-  else if (r.status == MateStatus::kNoMate) ++nomate;
-  else ++unknown;
+  if (r.status == MateStatus::kMate)
+    ++mate;
+  else if (r.status == MateStatus::kNoMate)
+    ++nomate;
+  else
+    ++unknown;
   nodes += r.nodes;
   ms += r.ms;
 }
@@ -55,8 +58,9 @@ std::string format_mate_totals(const MateTotals& t) {
   const uint64_t nps = t.ms > 0 ? t.nodes * 1000 / uint64_t(t.ms) : t.nodes * 1000;
   std::string s = "total";
   const std::pair<const char*, uint64_t> fields[] = {
-      {"mate", t.mate},   {"nomate", t.nomate}, {"unknown", t.unknown}, {"errors", t.errors},
-      {"nodes", t.nodes}, {"ms", uint64_t(t.ms)}, {"nps", nps}};
+      {"mate", t.mate},     {"nomate", t.nomate}, {"unknown", t.unknown},
+      {"errors", t.errors}, {"nodes", t.nodes},   {"ms", uint64_t(t.ms)},
+      {"nps", nps}};
   for (const auto& [name, value] : fields) {
     s += ' ';
     s += name;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
-#include "base/status.h"
 
 namespace tools {
 

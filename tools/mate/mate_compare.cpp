@@ -41,8 +41,8 @@ void print_tables(const std::vector<MateCompareRow>& rows, const MateCompareOpti
         << fixed(rows[i].all_seconds, 1) << '\t'
         << percent_change(double(rows[0].all.nodes), double(rows[i].all.nodes)) << '\t'
         << percent_change(rows[0].all_seconds, rows[i].all_seconds) << '\n';
-  out << "\nTable B (4.8 / 4.16): nodes and time over the " << rows[0].both_solved.mate +
-                                                                   rows[0].both_solved.nomate
+  out << "\nTable B (4.8 / 4.16): nodes and time over the "
+      << rows[0].both_solved.mate + rows[0].both_solved.nomate
       << " positions no run left unknown\n";
   out << "control\tnodes\ttime [s]\tnodes vs " << to_string(o.controls[0]) << "\ttime vs "
       << to_string(o.controls[0]) << "\n";
@@ -50,8 +50,7 @@ void print_tables(const std::vector<MateCompareRow>& rows, const MateCompareOpti
     out << to_string(o.controls[i]) << '\t' << rows[i].both_solved.nodes << '\t'
         << fixed(rows[i].both_solved_seconds, 2) << '\t'
         << percent_change(double(rows[0].both_solved.nodes), double(rows[i].both_solved.nodes))
-        << '\t' << percent_change(rows[0].both_solved_seconds, rows[i].both_solved_seconds)
-        << '\n';
+        << '\t' << percent_change(rows[0].both_solved_seconds, rows[i].both_solved_seconds) << '\n';
   out << "\nTable C (4.9 / 4.17): answers\n";
   out << "control\tmate\tnomate\tunknown\n";
   for (int i = 0; i < n; ++i)
@@ -72,7 +71,8 @@ std::vector<MateCompareRow> run_mate_comparison(const std::vector<MateProblem>& 
   std::vector<std::unique_ptr<engine::mate::MateNodeLimitControl>> limits(n);
   for (int i = 0; i < n; ++i) {
     if (o.controls[i] == MateControl::kInit)
-      hooks[i] = std::make_unique<engine::mate::SvmMateHooks>(*o.model, MateControl::kInit, o.init_a);
+      hooks[i] =
+          std::make_unique<engine::mate::SvmMateHooks>(*o.model, MateControl::kInit, o.init_a);
     if (o.controls[i] == MateControl::kThreshold)
       hooks[i] = std::make_unique<engine::mate::SvmMateHooks>(*o.model, MateControl::kThreshold,
                                                               o.threshold_a);

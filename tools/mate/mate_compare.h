@@ -17,13 +17,14 @@
 namespace tools {
 
 struct MateCompareOptions {
-  engine::mate::MateOptions solver;  // node limit, algorithm, table size...
+  engine::mate::MateOptions solver;                 // node limit, algorithm, table size...
   std::vector<engine::mate::MateControl> controls;  // the runs, in order (the first is the base)
-  std::shared_ptr<const engine::mate::SvmModel> model;  // REQUIRES: non-null when a control needs it
+  std::shared_ptr<const engine::mate::SvmModel>
+      model;  // REQUIRES: non-null when a control needs it
   int init_a = engine::mate::SvmMateHooks::kDefaultInitA;
   int threshold_a = engine::mate::SvmMateHooks::kDefaultThresholdA;
-  double limit_multiplier = 1.0;  // application 1's multiplier
-  std::ostream* details = nullptr;  // per position: line, then status nodes ms per control (TSV)
+  double limit_multiplier = 1.0;     // application 1's multiplier
+  std::ostream* details = nullptr;   // per position: line, then status nodes ms per control (TSV)
   std::ostream* progress = nullptr;  // a line every 500 positions
 };
 

@@ -11,16 +11,16 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "base/text_lines.h"
+#include "engine/engine.h"
 #include "shogi/csa_files.h"
 #include "shogi/csa_record.h"
-#include "engine/engine.h"
 #include "shogi/movegen.h"
-#include "base/text_lines.h"
 
 namespace tools {
 
-using shogi::Position;
 using base::Status;
+using shogi::Position;
 
 namespace {
 
@@ -44,9 +44,10 @@ class MateCallSampler {
     rng_ = &rng;
     samples_ = size_t(std::max(options.insearch_samples, 1));
     limits_.nodes = options.insearch_nodes;
-    for (const auto& [name, value] :
-         {std::pair{"Threads", "1"}, {"USI_Hash", "16"}, {"USI_OwnBook", "false"},
-          {"MateSearch", "true"}})
+    for (const auto& [name, value] : {std::pair{"Threads", "1"},
+                                      {"USI_Hash", "16"},
+                                      {"USI_OwnBook", "false"},
+                                      {"MateSearch", "true"}})
       if (Status s = engine_.set_option(name, value); !s) return s;
     if (Status s = engine_.prepare(); !s)
       return Status::error("svm data: the engine: " + s.message());
@@ -126,7 +127,8 @@ Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label, s
                                "th position of the record"
                          : std::string()))
       << "; "
-      << (options.sfen_only ? "unlabelled" : "solver budget " + std::to_string(options.nodes) + " nodes")
+      << (options.sfen_only ? "unlabelled"
+                            : "solver budget " + std::to_string(options.nodes) + " nodes")
       << "; seed " << options.seed << "\n";
 
   auto emit = [&](const Position& pos, Source source) {

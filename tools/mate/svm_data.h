@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "shogi/position.h"
 #include "base/status.h"
+#include "shogi/position.h"
 
 namespace tools {
 
@@ -58,10 +58,10 @@ struct SvmDataOptions {
 struct SvmDataStats {
   int records = 0;
   int records_unreadable = 0;
-  int record_positions = 0;  // labelled positions from the records themselves
-  int search_positions = 0;  // labelled positions from the random shallow lines
+  int record_positions = 0;    // labelled positions from the records themselves
+  int search_positions = 0;    // labelled positions from the random shallow lines
   int insearch_positions = 0;  // labelled positions from the mate calls of searches
-  int duplicates = 0;        // positions seen before (same key), skipped
+  int duplicates = 0;          // positions seen before (same key), skipped
   int mate = 0;
   int nomate = 0;
   int unknown = 0;  // dropped: the solver could not decide within the budget
@@ -87,11 +87,11 @@ struct SvmExample {
 // results are dropped and counted. Progress goes to `log` when not null. With
 // options.sfen_only the lines are bare SFENs and `label` is not called (it may be empty).
 base::Status make_svm_data(const SvmDataOptions& options, const MateLabeller& label,
-                             std::ostream& out, SvmDataStats& stats, std::ostream* log);
+                           std::ostream& out, SvmDataStats& stats, std::ostream* log);
 
 // Reads a dataset file. Errors read "PATH:LINE: message".
 base::Status read_svm_data(const std::string& path, std::vector<SvmExample>& out);
 base::Status parse_svm_data(std::string_view text, std::string_view name,
-                              std::vector<SvmExample>& out);
+                            std::vector<SvmExample>& out);
 
 }  // namespace tools

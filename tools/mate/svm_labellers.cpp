@@ -115,7 +115,7 @@ MateLabeller find_mate_labeller(std::string_view name, base::Status& status) {
   if (name == "osl") return label_with_osl;
 #endif
   status = base::Status::error("no mate solver named '" + std::string(name) +
-                                 "' in this build (have: " + mate_labeller_names() + ")");
+                               "' in this build (have: " + mate_labeller_names() + ")");
   return {};
 }
 

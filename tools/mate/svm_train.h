@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
-#include "base/status.h"
 
 namespace tools {
 
@@ -50,11 +50,11 @@ struct SvmTrainOptions {
 
 struct SvmTrainResult {
   double best_c = 0;
-  std::vector<std::pair<double, double>> grid;  // (C, cross-validated accuracy)
-  MateConfusion cross_validation;               // at best_c, every example predicted once
+  std::vector<std::pair<double, double>> grid;     // (C, cross-validated accuracy)
+  MateConfusion cross_validation;                  // at best_c, every example predicted once
   std::vector<double> cross_validation_decisions;  // those predictions, example by example
-  MateConfusion training;                       // the final model on its own training data
-  engine::mate::SvmModel model;                 // trained on every example at best_c
+  MateConfusion training;                          // the final model on its own training data
+  engine::mate::SvmModel model;                    // trained on every example at best_c
 };
 
 // Feature scaling: each feature is divided by its largest absolute value over the training
@@ -66,14 +66,14 @@ struct SvmTrainResult {
 // model's sign follows LIBLINEAR's model->label[0] (the first example's class) and is turned
 // so that a positive decision value always means mate.
 base::Status train_mate_model(const std::vector<engine::mate::MateFeatures>& x,
-                                const std::vector<bool>& mate, double c, SvmSolver solver,
-                                engine::mate::SvmModel& out);
+                              const std::vector<bool>& mate, double c, SvmSolver solver,
+                              engine::mate::SvmModel& out);
 
 // Cross-validates every C of the grid, keeps the best, fits Platt's sigmoid on the best C's
 // cross-validated decision values, and trains the final model on every example.
 base::Status train_mate_model_cv(const std::vector<engine::mate::MateFeatures>& x,
-                                   const std::vector<bool>& mate, const SvmTrainOptions& options,
-                                   SvmTrainResult& result);
+                                 const std::vector<bool>& mate, const SvmTrainOptions& options,
+                                 SvmTrainResult& result);
 
 // Platt's sigmoid fit (Lin, Lin and Weng's Newton method, as LIBSVM's sigmoid_train): A and
 // B of P(mate | d) = 1 / (1 + exp(A d + B)).

@@ -65,8 +65,8 @@ base::Status load_reference_evaluation(const std::string& home) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(data / file, ec))
       return base::Status::error((data / file).string() +
-                                   ": not found (GPS Shogi's evaluation: Debian's "
-                                   "gpsshogi-data installs it under /usr/share/gpsshogi-data)");
+                                 ": not found (GPS Shogi's evaluation: Debian's "
+                                 "gpsshogi-data installs it under /usr/share/gpsshogi-data)");
   }
   // OSL reads its home from OSL_HOME, and fixes it at the first call.
   setenv("OSL_HOME", home.c_str(), 1);

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <system_error>
 
-#include "shogi/csa_record.h"
 #include "base/file_write.h"
-#include "shogi/kif_record.h"
 #include "base/status.h"
 #include "base/text_lines.h"
+#include "shogi/csa_record.h"
+#include "shogi/kif_record.h"
 
 namespace tools {
 
@@ -59,7 +59,7 @@ RecordFormat format_of_content(std::string_view text) {
 // Appends the files under `path` that are in `from` format (a directory, recursively, sorted),
 // or `path` itself when it names a file.
 base::Status list_record_files(const std::string& path, RecordFormat from,
-                                 std::vector<std::string>& out) {
+                               std::vector<std::string>& out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
@@ -85,7 +85,7 @@ base::Status list_record_files(const std::string& path, RecordFormat from,
 
 // Reads `file`, converts it and writes the result; the error names the file.
 base::Status convert_record_file(const std::string& file, RecordFormat to,
-                                   const std::string& out_dir) {
+                                 const std::string& out_dir) {
   namespace fs = std::filesystem;
   std::ifstream in(file, std::ios::binary);
   if (!in) return base::Status::error(file + ": cannot open the file");
@@ -97,11 +97,11 @@ base::Status convert_record_file(const std::string& file, RecordFormat to,
   RecordFormat from;
   if (!format_of_extension(file, from)) from = format_of_content(text);
   if (from == to)
-    return base::Status::error(file + ": already a " +
-                                 (to == RecordFormat::kKif ? "KIF" : "CSA") + " record");
+    return base::Status::error(file + ": already a " + (to == RecordFormat::kKif ? "KIF" : "CSA") +
+                               " record");
   shogi::CsaRecord record;
   base::Status status = from == RecordFormat::kCsa ? shogi::read_csa_record(text, file, record)
-                                                     : shogi::read_kif_record(text, file, record);
+                                                   : shogi::read_kif_record(text, file, record);
   if (!status) return status;
 
   fs::path target = out_dir.empty() ? fs::path(file).parent_path() : fs::path(out_dir);

@@ -9,9 +9,8 @@
 
 namespace tools {
 
-void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket,
-                  bool black, bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms,
-                  TimeUse& use) {
+void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket, bool black,
+                  bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms, TimeUse& use) {
   ++use.games;
   if (record.result == shogi::CsaSpecialMove::kTimeUp) ++use.time_losses;
   int64_t left[2] = {main_ms, main_ms};
@@ -72,7 +71,8 @@ std::string format_time_use(const TimeUse& use, int bucket) {
                   double(most) / 1000.0, use.game_ms.size());
     s += line;
   }
-  s += "games: " + std::to_string(use.games) + ", time losses: " + std::to_string(use.time_losses) + "\n";
+  s += "games: " + std::to_string(use.games) + ", time losses: " + std::to_string(use.time_losses) +
+       "\n";
   if (use.clocked && !use.least_spare_where.empty()) {
     std::snprintf(line, sizeof line, "closest call: %.1f s to spare (%s)\n",
                   double(use.least_spare_ms) / 1000.0, use.least_spare_where.c_str());

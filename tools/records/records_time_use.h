@@ -29,9 +29,9 @@ struct TimeUse {
     int64_t total_ms = 0, max_ms = 0;
   };
   int games = 0;
-  int time_losses = 0;            // games that ended %TIME_UP
-  std::vector<Bucket> buckets;    // by ply, every `bucket` plies
-  std::vector<int64_t> game_ms;   // per game and side counted: the whole time used
+  int time_losses = 0;           // games that ended %TIME_UP
+  std::vector<Bucket> buckets;   // by ply, every `bucket` plies
+  std::vector<int64_t> game_ms;  // per game and side counted: the whole time used
   // With a clock: the closest call, the least time a counted move left to spare (the time
   // available for it, less what it took), and where.
   bool clocked = false;
@@ -43,9 +43,8 @@ struct TimeUse {
 // `black`/`white`: which sides count. `main_ms`, `inc_ms`, `byoyomi_ms`: the clock, replayed
 // as the match and floodgate keep it (the increment credited before each move), when
 // use.clocked.
-void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket,
-                  bool black, bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms,
-                  TimeUse& use);
+void add_time_use(const shogi::CsaRecord& record, const std::string& name, int bucket, bool black,
+                  bool white, int64_t main_ms, int64_t inc_ms, int64_t byoyomi_ms, TimeUse& use);
 
 // "plies  moves  mean_s  max_s" lines, the total per game, the time losses and, with a clock,
 // the closest call.

@@ -16,9 +16,9 @@
 #include <utility>  // before any Asio header (Boost 1.74 with g++ 12, C++20)
 #include <vector>
 
+#include "base/file_write.h"
 #include "client/csa_protocol.h"
 #include "shogi/csa_record.h"
-#include "base/file_write.h"
 #include "tools/server/csa_server_game.h"
 #include "tools/server/csa_server_login.h"
 #include "tools/server/server_status.h"
@@ -47,7 +47,9 @@ struct GameSlot;
 struct Connection : std::enable_shared_from_this<Connection> {
   enum class State { kLogin, kWaiting, kGame, kClosed };
   Connection(tcp::socket s, int i)
-      : socket(std::move(s)), id(i), login_timer(socket.get_executor()),
+      : socket(std::move(s)),
+        id(i),
+        login_timer(socket.get_executor()),
         delay_timer(socket.get_executor()) {}
 
   tcp::socket socket;
@@ -118,8 +120,8 @@ struct CsaServer::Impl {
   void log(const Connection& c, const char* arrow, std::string_view text) {
     if (!options.log) return;
     char head[64];
-    std::snprintf(head, sizeof head, "%8.3f %-6s %s ", double(now_ms()) / 1000.0,
-                  c.label().c_str(), arrow);
+    std::snprintf(head, sizeof head, "%8.3f %-6s %s ", double(now_ms()) / 1000.0, c.label().c_str(),
+                  arrow);
     out << head << (text.empty() ? "[empty line]" : client::quote_line(text, 300)) << std::endl;
   }
 
@@ -142,30 +144,30 @@ struct CsaServer::Impl {
   }
 
   void read(const std::shared_ptr<Connection>& c) {
-    c->socket.async_read_some(asio::buffer(c->buf), [this, c](boost::system::error_code ec,
-                                                              size_t n) {
-      if (c->state == Connection::State::kClosed) return;
-      if (ec) return drop(c);
-      for (size_t i = 0; i < n && !c->closing && c->state != Connection::State::kClosed; ++i) {
-        const char ch = c->buf[i];
-        if (ch == '\n') {
-          std::string line = std::move(c->line);
-          const bool overlong = c->overlong;
-          c->line.clear();
-          c->overlong = false;
-          if (!line.empty() && line.back() == '\r') line.pop_back();
-          on_line(c, line, overlong);
-        } else if (c->overlong) {
-          continue;
-        } else if (c->line.size() >= client::kMaxLineLength) {
-          c->overlong = true;
-          c->line.clear();
-        } else {
-          c->line.push_back(ch);
-        }
-      }
-      if (c->state != Connection::State::kClosed) read(c);
-    });
+    c->socket.async_read_some(
+        asio::buffer(c->buf), [this, c](boost::system::error_code ec, size_t n) {
+          if (c->state == Connection::State::kClosed) return;
+          if (ec) return drop(c);
+          for (size_t i = 0; i < n && !c->closing && c->state != Connection::State::kClosed; ++i) {
+            const char ch = c->buf[i];
+            if (ch == '\n') {
+              std::string line = std::move(c->line);
+              const bool overlong = c->overlong;
+              c->line.clear();
+              c->overlong = false;
+              if (!line.empty() && line.back() == '\r') line.pop_back();
+              on_line(c, line, overlong);
+            } else if (c->overlong) {
+              continue;
+            } else if (c->line.size() >= client::kMaxLineLength) {
+              c->overlong = true;
+              c->line.clear();
+            } else {
+              c->line.push_back(ch);
+            }
+          }
+          if (c->state != Connection::State::kClosed) read(c);
+        });
   }
 
   // ---- Writing and closing ----
@@ -282,10 +284,14 @@ struct CsaServer::Impl {
       return send(c, "##[ERROR] line too long");
     }
     switch (c->state) {
-      case Connection::State::kLogin: return on_login_line(c, line);
-      case Connection::State::kWaiting: return on_waiting_line(c, line);
-      case Connection::State::kGame: return on_game_line(c, line);
-      case Connection::State::kClosed: return;
+      case Connection::State::kLogin:
+        return on_login_line(c, line);
+      case Connection::State::kWaiting:
+        return on_waiting_line(c, line);
+      case Connection::State::kGame:
+        return on_game_line(c, line);
+      case Connection::State::kClosed:
+        return;
     }
   }
 
@@ -358,10 +364,14 @@ struct CsaServer::Impl {
       const char a = w->request.color, b = c->request.color;
       if (a != '*' && a == b) continue;
       bool w_black;
-      if (a == '+' || b == '-') w_black = true;
-      else if (a == '-' || b == '+') w_black = false;
-      else if (options.colors == "first") w_black = true;
-      else w_black = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+      if (a == '+' || b == '-')
+        w_black = true;
+      else if (a == '-' || b == '+')
+        w_black = false;
+      else if (options.colors == "first")
+        w_black = true;
+      else
+        w_black = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
       const std::shared_ptr<Connection> other = w;  // `w` dies with the erase below
       forget_waiting(other);
       forget_waiting(c);
@@ -369,7 +379,8 @@ struct CsaServer::Impl {
     }
   }
 
-  void start_game(const std::shared_ptr<Connection>& black, const std::shared_ptr<Connection>& white) {
+  void start_game(const std::shared_ptr<Connection>& black,
+                  const std::shared_ptr<Connection>& white) {
     ServerGameConfig config;
     config.event = options.event;
     config.game_name = black->request.game_name;
@@ -439,8 +450,10 @@ struct CsaServer::Impl {
     if (status) status->game_ended(g->game, record_path);
     const ServerGameResult& r = g->game.result();
     out << "game " << g->game.game_id() << " " << r.kind << " "
-        << (!r.winner ? "-" : *r.winner == kBlack ? "black" : "white") << " (" << r.detail << ")"
-        << std::endl;
+        << (!r.winner             ? "-"
+            : *r.winner == kBlack ? "black"
+                                  : "white")
+        << " (" << r.detail << ")" << std::endl;
     for (const auto& p : g->players) close_after_flush(p);
     maybe_finish();
   }
@@ -516,7 +529,7 @@ base::Status CsaServer::listen(bool handle_signals) {
     std::filesystem::create_directories(s.options.records_dir, ec);
     if (ec)
       return base::Status::error("server: cannot create the records directory " +
-                                   s.options.records_dir + ": " + ec.message());
+                                 s.options.records_dir + ": " + ec.message());
   }
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(s.options.host, ec);
@@ -535,11 +548,10 @@ int CsaServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 void CsaServer::set_status_board(client::StatusBoard* board) {
   Impl& s = *impl_;
   if (!board) return s.status.reset();
-  const int64_t origin_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                s.t0.time_since_epoch())
-                                .count();
-  s.status = std::make_unique<ServerStatus>(
-      *board, s.options.host + ":" + std::to_string(port()), origin_ms);
+  const int64_t origin_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(s.t0.time_since_epoch()).count();
+  s.status = std::make_unique<ServerStatus>(*board, s.options.host + ":" + std::to_string(port()),
+                                            origin_ms);
 }
 
 int CsaServer::games_started() const { return impl_->started.load(); }

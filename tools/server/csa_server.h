@@ -52,7 +52,7 @@ struct ServerOptions {
                                    // inject network latency in tests; 0: sent at once
   int status_port = 0;             // the live status page's port; 0: none
   std::string status_bind = "127.0.0.1";  // its address (other than loopback: a token)
-  std::string status_token;        // its secret (SASHITE_STATUS_TOKEN), "" for none
+  std::string status_token;               // its secret (SASHITE_STATUS_TOKEN), "" for none
 };
 
 // Adds the options of `sashite server` to `sub`, storing into `o` (which must outlive the

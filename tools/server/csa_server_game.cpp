@@ -234,12 +234,12 @@ void ServerGame::play_now(std::string_view line, int64_t now_ms, Lines& out) {
     case shogi::Repetition::kNone:
       break;
     case shogi::Repetition::kDraw:
-      finish(out, {"#SENNICHITE"}, std::nullopt, "#DRAW", "sennichite",
-             CsaSpecialMove::kSennichite, "fourfold repetition (sennichite)");
+      finish(out, {"#SENNICHITE"}, std::nullopt, "#DRAW", "sennichite", CsaSpecialMove::kSennichite,
+             "fourfold repetition (sennichite)");
       return;
     case shogi::Repetition::kWin:  // the side to move now wins: the mover gave every check
-      finish(out, {"#OUTE_SENNICHITE"}, ~us, "", "oute_sennichite",
-             CsaSpecialMove::kOuteSennichite, "perpetual check by " + who);
+      finish(out, {"#OUTE_SENNICHITE"}, ~us, "", "oute_sennichite", CsaSpecialMove::kOuteSennichite,
+             "perpetual check by " + who);
       return;
     case shogi::Repetition::kLoss:  // the side to move now gave every check
       finish(out, {"#OUTE_SENNICHITE"}, us, "", "oute_sennichite", CsaSpecialMove::kOuteSennichite,
@@ -286,12 +286,10 @@ ServerGame::Lines ServerGame::disconnect(Color c, int64_t now_ms) {
   const std::string who = std::string(shogi::color_name(c)) + " (" + config_.names[c] + ")";
   // The record: %TORYO when the side to move left (as shogi-server logs it); when the other
   // side left, %TORYO would name the wrong side, so an illegal action of that side.
-  const CsaSpecialMove special =
-      c == side_to_move()   ? CsaSpecialMove::kToryo
-      : c == kBlack         ? CsaSpecialMove::kBlackIllegalAction
-                            : CsaSpecialMove::kWhiteIllegalAction;
-  finish(out, {"%TORYO", "#RESIGN"}, ~c, "", "abnormal", special,
-         who + " dropped the connection");
+  const CsaSpecialMove special = c == side_to_move() ? CsaSpecialMove::kToryo
+                                 : c == kBlack       ? CsaSpecialMove::kBlackIllegalAction
+                                                     : CsaSpecialMove::kWhiteIllegalAction;
+  finish(out, {"%TORYO", "#RESIGN"}, ~c, "", "abnormal", special, who + " dropped the connection");
   out[c].clear();  // nobody to tell
   return out;
 }

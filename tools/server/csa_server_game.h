@@ -41,10 +41,10 @@ struct ServerGameConfig {
   std::string event = "local";  // the Game_ID's first field (shogi-server's event name)
   std::string game_name;        // "demo-60-5" or "demo-300-10F". REQUIRES: parse_game_name_time
   std::string names[shogi::kColorNb];  // Black (先手), White (後手)
-  std::string id_time;                  // the Game_ID's last field, "YYYYMMDDhhmmss"
-  int max_moves = 256;                  // 0: no limit
-  int64_t least_time_per_move_s = 0;    // Least_Time_Per_Move
-  bool time_roundup = false;            // Time_Roundup:YES (elapsed time rounded up)
+  std::string id_time;                 // the Game_ID's last field, "YYYYMMDDhhmmss"
+  int max_moves = 256;                 // 0: no limit
+  int64_t least_time_per_move_s = 0;   // Least_Time_Per_Move
+  bool time_roundup = false;           // Time_Roundup:YES (elapsed time rounded up)
   // The position to start from; the start position (平手) when absent. shogi-server has no
   // such option (only handicap and buoy names); tests use it to reach declarations.
   std::optional<shogi::PositionSetup> initial;
@@ -56,7 +56,7 @@ struct ServerGameResult {
                      // "sennichite", "oute_sennichite", "max_moves", "abnormal",
                      // "rejected", "aborted"
   std::optional<shogi::Color> winner;  // none: a draw, or no game
-  std::string detail;                   // for people: "illegal move +7775FU by Black: ..."
+  std::string detail;                  // for people: "illegal move +7775FU by Black: ..."
 };
 
 // Not thread-safe; one per game.

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/version.h"
 #include "client/client_status.h"
 #include "shogi/notation.h"
-#include "base/version.h"
 
 namespace tools {
 
@@ -81,7 +81,7 @@ void ServerStatus::game_ended(const ServerGame& game, const std::string& record_
     g.turn_start_steady_ms = 0;
     g.result = r.kind == "aborted" || r.kind == "rejected" ? r.kind
                : !r.winner                                 ? "draw"
-               : *r.winner == shogi::kBlack               ? "black"
+               : *r.winner == shogi::kBlack                ? "black"
                                                            : "white";
     g.reason = r.kind;
     g.csa_file = record_path;
