@@ -2,5 +2,7 @@
 // without including <utility>, which g++ 12 in C++20 mode refuses: include it first.
 #pragma once
 
+// clang-format off
+#include <utility>  // before Boost.Asio (above); clang-format would sort it after
 #include <boost/asio.hpp>
-#include <utility>
+// clang-format on

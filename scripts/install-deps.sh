@@ -26,6 +26,7 @@ else
     gnuplot-nox         # sashite learn curve --png
     chromium            # the status page's end-to-end test (headless)
     fonts-noto-cjk      # the kanji on the status page's screenshot
+    clang-format        # make format-check (CI): the sources as .clang-format has them
   )
 fi
 missing=()

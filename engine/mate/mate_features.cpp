@@ -286,8 +286,10 @@ struct SideScan {
 
 // Built twice, with and without the POPCNT instruction (the default x86-64 target lacks it
 // and counts bits in a libgcc call); the loader picks the one the CPU runs. The helpers
-// above are forced inline so that they are compiled into both.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// above are forced inline so that they are compiled into both. Not under ThreadSanitizer: the
+// loader runs the chooser before the sanitizer's runtime is up, and its instrumented code
+// crashes there.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 void compute_mate_features(const Position& pos, MateFeatures& out) {

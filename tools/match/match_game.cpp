@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include "tools/match/match_search_info.h"
+
 namespace tools {
 
 using base::Status;
