@@ -1,5 +1,4 @@
 // sashite book import | export | stats: moving opening books in and out of the LevelDB store.
-#include "app/book_command.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -11,6 +10,7 @@
 #include <sstream>
 
 #include "app/command_error.h"
+#include "app/commands.h"
 #include "base/file_write.h"
 #include "book/book_builder.h"
 #include "book/book_db.h"
@@ -59,11 +59,11 @@ std::string rate(double count, double seconds) {
   return text;
 }
 
-void run_import(const ImportOptions& o) {
+base::Status run_import(const ImportOptions& o) {
   // Opened first: a wrong, foreign or locked directory is reported before a long read.
   book::BookDb db;
   base::Status s = db.open(o.book, /*create=*/true);
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   const auto start = std::chrono::steady_clock::now();
   book::BookBuilder builder;
   book::ImportStats stats;
@@ -86,16 +86,16 @@ void run_import(const ImportOptions& o) {
       if (!s) break;
     }
   }
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   const double read_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
 
   s = builder.write(db);
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   std::string provenance;
   bool found = false;
   s = db.get_meta("provenance", provenance, found);
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   std::string line = utc_now() + " import --format " + o.format;
   if (o.format == "csa")
     line += " --max-ply " + std::to_string(o.max_ply) + " --result " + o.result +
@@ -104,14 +104,14 @@ void run_import(const ImportOptions& o) {
   line += ": " + std::to_string(stats.rows) + " moves read, " +
           std::to_string(builder.position_count()) + " positions\n";
   s = db.put_meta("provenance", provenance + line);
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   size_t positions = 0, moves = 0;
   s = db.for_each([&](const book::BookEntry& e) {
     ++positions;
     moves += e.moves.size();
     return true;
   });
-  if (!s) fail_command("book import", s.message());
+  if (!s) return s;
   db.close();
   const double write_seconds = seconds_since(write_start);
   const double total_seconds = seconds_since(start);
@@ -138,12 +138,13 @@ void run_import(const ImportOptions& o) {
       "(%s positions)\n",
       write_seconds, o.book.c_str(), positions, moves, total_seconds,
       rate(double(builder.position_count()), total_seconds).c_str());
+  return base::Status::ok();
 }
 
-void run_export(const ExportOptions& o) {
+base::Status run_export(const ExportOptions& o) {
   std::vector<book::BookEntry> entries;
   base::Status s = book::load_book(o.book, entries, book::kBookLockWaitMs);
-  if (!s) fail_command("book export", s.message());
+  if (!s) return s;
   size_t written = 0;
   if (o.out.empty()) {
     s = book::write_yaneuraou_book(entries, std::cout, &written);
@@ -153,26 +154,25 @@ void run_export(const ExportOptions& o) {
     s = book::write_yaneuraou_book(entries, out, &written);
     if (s) s = base::replace_file(o.out, out.str());
   }
-  if (!s) fail_command("book export", s.message());
+  if (!s) return s;
   if (!o.out.empty()) std::printf("wrote %zu positions to %s\n", written, o.out.c_str());
+  return base::Status::ok();
 }
 
-void run_stats(const StatsOptions& o) {
+base::Status run_stats(const StatsOptions& o) {
   book::BookDb db;
   base::Status s = book::open_existing_book(db, o.book, book::kBookLockWaitMs);
-  if (!s) fail_command("book stats", s.message());
+  if (!s) return s;
   std::vector<book::BookEntry> entries;
   s = db.for_each([&](const book::BookEntry& e) {
     entries.push_back(e);
     return true;
   });
-  if (!s) fail_command("book stats", s.message());
+  if (!s) return s;
   std::string provenance, startpos_key;
   bool has_provenance = false, has_key = false;
-  if (!(s = db.get_meta("provenance", provenance, has_provenance)))
-    fail_command("book stats", s.message());
-  if (!(s = db.get_meta("startpos_key", startpos_key, has_key)))
-    fail_command("book stats", s.message());
+  if (!(s = db.get_meta("provenance", provenance, has_provenance))) return s;
+  if (!(s = db.get_meta("startpos_key", startpos_key, has_key))) return s;
   db.close();
 
   size_t moves = 0, valued = 0, with_results = 0, empty = 0;
@@ -211,47 +211,54 @@ void run_stats(const StatsOptions& o) {
   std::printf("  not reached from the start position: %zu\n", entries.size() - plies.size());
   if (has_key) std::printf("start position key:   %s\n", startpos_key.c_str());
   if (has_provenance) std::printf("provenance:\n%s", provenance.c_str());
+  return base::Status::ok();
 }
 
 }  // namespace
 
-void add_book_store_commands(CLI::App& book) {
+CommandRun add_book_import_options(CLI::App& sub) {
   auto import_options = std::make_shared<ImportOptions>();
-  CLI::App* import_command = book.add_subcommand(
-      "import", "add positions and moves to a book directory (created when missing)");
-  import_command->add_option("--format", import_options->format, "input format")
+  sub.add_option("--format", import_options->format, "input format")
       ->required()
       ->check(CLI::IsMember({"gps-tsv", "joseki-dat", "yaneuraou", "csa"}));
-  import_command->add_option("--book", import_options->book, "the book directory (LevelDB)")
+  sub.add_option("--book", import_options->book, "the book directory (LevelDB)")->required();
+  sub.add_option("paths", import_options->paths,
+                 "input files (csa: files or directories, searched recursively)")
       ->required();
-  import_command
-      ->add_option("paths", import_options->paths,
-                   "input files (csa: files or directories, searched recursively)")
-      ->required();
-  import_command
-      ->add_option("--max-ply", import_options->max_ply, "csa: keep moves up to this ply (0: all)")
+  sub.add_option("--max-ply", import_options->max_ply, "csa: keep moves up to this ply (0: all)")
       ->check(CLI::NonNegativeNumber);
-  import_command
-      ->add_option("--result", import_options->result,
-                   "csa: all games, decisive games only, or only the winner's moves")
+  sub.add_option("--result", import_options->result,
+                 "csa: all games, decisive games only, or only the winner's moves")
       ->check(CLI::IsMember({"all", "decisive", "winner"}));
-  import_command->add_option("--player", import_options->player,
-                             "csa: keep only the moves of players whose name contains this");
-  import_command->add_flag("--quiet", import_options->quiet, "do not print warnings");
-  import_command->callback([import_options] { run_import(*import_options); });
+  sub.add_option("--player", import_options->player,
+                 "csa: keep only the moves of players whose name contains this");
+  sub.add_flag("--quiet", import_options->quiet, "do not print warnings");
+  return [import_options] {
+    if (const base::Status s = run_import(*import_options); !s)
+      return command_failed("book import", s.message());
+    return 0;
+  };
+}
 
+CommandRun add_book_export_options(CLI::App& sub) {
   auto export_options = std::make_shared<ExportOptions>();
-  CLI::App* export_command =
-      book.add_subcommand("export", "write a book directory in another engine's format");
-  export_command->add_option("--format", export_options->format, "output format")
+  sub.add_option("--format", export_options->format, "output format")
       ->check(CLI::IsMember({"yaneuraou"}));
-  export_command->add_option("--book", export_options->book, "the book directory")->required();
-  export_command->add_option("--out", export_options->out,
-                             "output file (default: standard output)");
-  export_command->callback([export_options] { run_export(*export_options); });
+  sub.add_option("--book", export_options->book, "the book directory")->required();
+  sub.add_option("--out", export_options->out, "output file (default: standard output)");
+  return [export_options] {
+    if (const base::Status s = run_export(*export_options); !s)
+      return command_failed("book export", s.message());
+    return 0;
+  };
+}
 
+CommandRun add_book_stats_options(CLI::App& sub) {
   auto stats_options = std::make_shared<StatsOptions>();
-  CLI::App* stats_command = book.add_subcommand("stats", "describe a book directory");
-  stats_command->add_option("--book", stats_options->book, "the book directory")->required();
-  stats_command->callback([stats_options] { run_stats(*stats_options); });
+  sub.add_option("--book", stats_options->book, "the book directory")->required();
+  return [stats_options] {
+    if (const base::Status s = run_stats(*stats_options); !s)
+      return command_failed("book stats", s.message());
+    return 0;
+  };
 }

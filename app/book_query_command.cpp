@@ -1,12 +1,13 @@
 // sashite book query (retrieve similar positions and candidate moves) and sashite book bench.
-#include "app/book_query_command.h"
-
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "app/command_error.h"
+#include "app/commands.h"
 #include "book/book.h"
 #include "book/book_db.h"
 #include "shogi/notation.h"
@@ -25,21 +26,16 @@ struct QueryOptions {
   int support = 32;
 };
 
-void fail(const std::string& message) {
-  std::cerr << "sashite book query: " << message << "\n";
-  throw CLI::RuntimeError(2);
-}
-
-void run_query(const QueryOptions& options) {
+base::Status run_query(const QueryOptions& options) {
   book::BookMode mode;
   if (!book::parse_book_mode(options.mode, mode) || mode == book::BookMode::kOff)
-    fail("--mode '" + options.mode + "': expected exact, simple or relation");
+    return base::Status::error("--mode '" + options.mode + "': expected exact, simple or relation");
   shogi::Position pos;
   base::Status status = pos.set_sfen(options.sfen);
-  if (!status) fail("--sfen: " + status.message());
+  if (!status) return base::Status::error("--sfen: " + status.message());
   std::vector<book::BookEntry> entries;
   status = book::load_book(options.book_directory, entries, book::kBookLockWaitMs);
-  if (!status) fail(status.message());
+  if (!status) return status;
   const book::Book book(std::move(entries));
   book::RetrievalOptions retrieval;
   retrieval.relation_alpha = options.alpha;
@@ -71,62 +67,56 @@ void run_query(const QueryOptions& options) {
                 shogi::format_usi_move(c.move).c_str(), c.weight, c.count, value.c_str(),
                 int(c.depth));
   }
+  return base::Status::ok();
 }
 
 }  // namespace
 
-void add_book_query_commands(CLI::App& book) {
+CommandRun add_book_query_options(CLI::App& sub) {
   auto query_options = std::make_shared<QueryOptions>();
-  CLI::App* query = book.add_subcommand(
-      "query", "print the book positions similar to a position and the candidate moves");
-  query->add_option("--book", query_options->book_directory, "the book directory")->required();
-  query->add_option("--sfen", query_options->sfen, "the position (SFEN or startpos)")->required();
-  query->add_option("--mode", query_options->mode, "exact, simple or relation")
-      ->capture_default_str();
-  query->add_option("-k", query_options->k, "positions to retrieve (ties kept)")
+  sub.add_option("--book", query_options->book_directory, "the book directory")->required();
+  sub.add_option("--sfen", query_options->sfen, "the position (SFEN or startpos)")->required();
+  sub.add_option("--mode", query_options->mode, "exact, simple or relation")->capture_default_str();
+  sub.add_option("-k", query_options->k, "positions to retrieve (ties kept)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
-  query
-      ->add_option("--max-distance", query_options->max_distance,
-                   "largest simple difference retrieved (relation: of the first pass)")
+  sub.add_option("--max-distance", query_options->max_distance,
+                 "largest simple difference retrieved (relation: of the first pass)")
       ->capture_default_str();
-  query
-      ->add_option("--alpha", query_options->alpha,
-                   "relation: weight-table gain, w = 1 + alpha * touches / max")
+  sub.add_option("--alpha", query_options->alpha,
+                 "relation: weight-table gain, w = 1 + alpha * touches / max")
       ->capture_default_str();
-  query
-      ->add_option("--support", query_options->support,
-                   "relation: most first-pass positions (0: all within the distance)")
+  sub.add_option("--support", query_options->support,
+                 "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
-  query->callback([query_options] { run_query(*query_options); });
+  return [query_options] {
+    if (const base::Status s = run_query(*query_options); !s)
+      return command_failed("book query", s.message(), 2);
+    return 0;
+  };
+}
 
+// Its exit code is run_book_bench's (2: bad input or book).
+CommandRun add_book_bench_options(CLI::App& sub) {
   auto bench_options = std::make_shared<tools::BookBenchOptions>();
-  CLI::App* bench = book.add_subcommand(
-      "bench", "time exact lookup and similar-position retrieval (optionally on a grown book)");
-  bench->add_option("--book", bench_options->book_directory, "the book directory")->required();
-  bench->add_option("--positions", bench_options->positions,
-                    "grow the book to this many positions by random playouts");
-  bench->add_option("--queries", bench_options->queries, "query positions")
+  sub.add_option("--book", bench_options->book_directory, "the book directory")->required();
+  sub.add_option("--positions", bench_options->positions,
+                 "grow the book to this many positions by random playouts");
+  sub.add_option("--queries", bench_options->queries, "query positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
-  bench->add_option("--seed", bench_options->seed, "random seed")->capture_default_str();
-  bench->add_option("-k", bench_options->k, "positions to retrieve")
+  sub.add_option("--seed", bench_options->seed, "random seed")->capture_default_str();
+  sub.add_option("-k", bench_options->k, "positions to retrieve")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
-  bench->add_option("--max-distance", bench_options->max_distance, "largest simple difference")
+  sub.add_option("--max-distance", bench_options->max_distance, "largest simple difference")
       ->capture_default_str();
-  bench->add_option("--verify", bench_options->verify, "probes checked against a full scan")
+  sub.add_option("--verify", bench_options->verify, "probes checked against a full scan")
       ->capture_default_str();
-  bench
-      ->add_option("--alpha", bench_options->retrieval.relation_alpha,
-                   "relation: weight-table gain")
+  sub.add_option("--alpha", bench_options->retrieval.relation_alpha, "relation: weight-table gain")
       ->capture_default_str();
-  bench
-      ->add_option("--support", bench_options->retrieval.relation_support,
-                   "relation: most first-pass positions (0: all within the distance)")
+  sub.add_option("--support", bench_options->retrieval.relation_support,
+                 "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
-  bench->callback([bench_options] {
-    const int code = tools::run_book_bench(*bench_options, std::cout);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  return [bench_options] { return tools::run_book_bench(*bench_options, std::cout); };
 }

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <memory>
 
+#include "app/command_error.h"
+#include "app/commands.h"
 #include "client/asio_transport.h"
 #include "client/book_front_player.h"
 #include "client/book_player.h"
@@ -31,32 +33,11 @@ extern "C" void on_quit_signal(int) {
 
 }  // namespace
 
-void add_csa_options(CLI::App& app, CsaCommandOptions& o) {
-  app.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  app.add_option("--host", o.host, "server host (overrides server.host)");
-  app.add_option("--port", o.port, "server port (overrides server.port)")
-      ->check(CLI::Range(1, 65535));
-  app.add_option("--name", o.name, "login name (overrides server.name)");
-  app.add_option("--game", o.game, "game name, e.g. floodgate-300-10F (overrides server.game)");
-  app.add_option("--trip", o.trip,
-                 "floodgate trip (overrides server.trip; SASHITE_CSA_TRIP keeps it off the "
-                 "command line)");
-  app.add_option("--games", o.games, "games to play, 0 = forever (overrides session.games)")
-      ->check(CLI::Range(0, 1000000));
-  app.add_option("--status-port", o.status_port,
-                 "port of the live status page on status.bind (127.0.0.1 by default); 0 = off "
-                 "(overrides status.port)")
-      ->check(CLI::Range(0, 65535));
-}
+namespace client {
 
-int run_csa_command(const CsaCommandOptions& o) {
+base::Status run_csa_command(const CsaCommandOptions& o, int& exit_code) {
   client::CsaConfig config;
-  if (base::Status st = client::load_csa_config(o.config_path, config); !st) {
-    std::cerr << "sashite csa: " << st.message() << "\n";
-    return client::kExitSetup;
-  }
+  if (base::Status st = client::load_csa_config(o.config_path, config); !st) return st;
   client::apply_environment(config);
   if (!o.host.empty()) config.host = o.host;
   if (o.port > 0) config.port = o.port;
@@ -66,10 +47,8 @@ int run_csa_command(const CsaCommandOptions& o) {
   if (o.games >= 0) config.games = o.games;
   if (o.status_port >= 0) config.status_port = o.status_port;
   for (auto check : {client::validate_for_login, client::validate_status_settings}) {
-    if (base::Status st = check(config); !st) {
-      std::cerr << "sashite csa: " << o.config_path << ": " << st.message() << "\n";
-      return client::kExitSetup;
-    }
+    if (base::Status st = check(config); !st)
+      return base::Status::error(o.config_path + ": " + st.message());
   }
 
   // The built-in engine plays, or (engine.command) answers for an external engine that cannot:
@@ -84,10 +63,7 @@ int run_csa_command(const CsaCommandOptions& o) {
     builtin_config.usi_options.clear();
   }
   client::EngineAdapter builtin;
-  if (base::Status st = builtin.configure(builtin_config); !st) {
-    std::cerr << "sashite csa: " << st.message() << "\n";
-    return client::kExitSetup;
-  }
+  if (base::Status st = builtin.configure(builtin_config); !st) return st;
   std::unique_ptr<client::UsiEnginePlayer> usi_engine;
   client::EnginePlayer* engine = &builtin;
   if (external) {
@@ -107,10 +83,8 @@ int run_csa_command(const CsaCommandOptions& o) {
     options.min_weight = config.book_min_weight;
     options.max_ply = config.book_max_ply;
     options.max_distance = config.book_max_distance;
-    if (base::Status st = book.open(options); !st) {
-      std::cerr << "sashite csa: " << o.config_path << ": book: " << st.message() << "\n";
-      return client::kExitSetup;
-    }
+    if (base::Status st = book.open(options); !st)
+      return base::Status::error(o.config_path + ": book: " + st.message());
     book_front =
         std::make_unique<client::BookFrontPlayer>(book, *engine, config.book_play_max_distance);
     engine = book_front.get();
@@ -123,10 +97,8 @@ int run_csa_command(const CsaCommandOptions& o) {
     status_page = std::make_unique<client::StatusService>(
         client::StatusServiceOptions{config.status_bind, config.status_port, config.status_token},
         status_board);
-    if (base::Status st = status_page->start(); !st) {
-      std::cerr << "sashite csa: status page: " << st.message() << "\n";
-      return client::kExitSetup;
-    }
+    if (base::Status st = status_page->start(); !st)
+      return base::Status::error("status page: " + st.message());
     std::cerr << "sashite csa: status page on http://"
               << (config.status_bind.find(':') != std::string::npos ? "[" + config.status_bind + "]"
                                                                     : config.status_bind)
@@ -142,10 +114,40 @@ int run_csa_command(const CsaCommandOptions& o) {
   sigaction(SIGTERM, &sa, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a dead peer is seen as a write error instead
 
-  const int status = csa.run();
+  exit_code = csa.run();
 
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   g_client.store(nullptr);
-  return status;
+  return base::Status::ok();
+}
+
+}  // namespace client
+
+CommandRun add_csa_options(CLI::App& sub) {
+  auto options = std::make_shared<client::CsaCommandOptions>();
+  client::CsaCommandOptions& o = *options;
+  sub.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub.add_option("--host", o.host, "server host (overrides server.host)");
+  sub.add_option("--port", o.port, "server port (overrides server.port)")
+      ->check(CLI::Range(1, 65535));
+  sub.add_option("--name", o.name, "login name (overrides server.name)");
+  sub.add_option("--game", o.game, "game name, e.g. floodgate-300-10F (overrides server.game)");
+  sub.add_option("--trip", o.trip,
+                 "floodgate trip (overrides server.trip; SASHITE_CSA_TRIP keeps it off the "
+                 "command line)");
+  sub.add_option("--games", o.games, "games to play, 0 = forever (overrides session.games)")
+      ->check(CLI::Range(0, 1000000));
+  sub.add_option("--status-port", o.status_port,
+                 "port of the live status page on status.bind (127.0.0.1 by default); 0 = off "
+                 "(overrides status.port)")
+      ->check(CLI::Range(0, 65535));
+  return [options] {
+    int exit_code = 0;
+    if (const base::Status s = client::run_csa_command(*options, exit_code); !s)
+      return command_failed("csa", s.message(), client::kExitSetup);
+    return exit_code;
+  };
 }

@@ -1,13 +1,13 @@
 // sashite mate [--algo pds|dfpn] [--nodes N] [--shortest] [--table-mb N] [--svm FILE]
 // [--control ...] [--compare ...] < FILE
-#include "app/mate_command.h"
-
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
 
+#include "app/commands.h"
 #include "base/words.h"
 #include "engine/mate/solver.h"
 #include "engine/mate/svm_control.h"
@@ -35,7 +35,10 @@ struct MateCommandOptions {
 
 using engine::mate::MateControl;
 
-int run_mate_command(const MateCommandOptions& o) {
+// Solves the problems of `in`; the exit code: 1 when a problem could not be read, the model or
+// the details file could not be opened; 2 for bad options. Errors go to `err` as "mate: ...".
+int run_mate_command(const MateCommandOptions& o, std::istream& in, std::ostream& out,
+                     std::ostream& err) {
   std::vector<MateControl> controls;
   std::string list = o.compare.empty() ? o.control : o.compare;
   for (char& c : list)
@@ -43,8 +46,7 @@ int run_mate_command(const MateCommandOptions& o) {
   for (std::string_view word : base::split_words(list)) {
     MateControl c;
     if (!engine::mate::parse_mate_control(word, c)) {
-      std::cerr << "mate: unknown control '" << std::string(word)
-                << "' (none, limit, init, threshold)\n";
+      err << "mate: unknown control '" << std::string(word) << "' (none, limit, init, threshold)\n";
       return 2;
     }
     controls.push_back(c);
@@ -57,14 +59,14 @@ int run_mate_command(const MateCommandOptions& o) {
     model = std::make_shared<engine::mate::SvmModel>();
     const std::string path = o.svm.empty() ? engine::mate::default_svm_model_path() : o.svm;
     if (base::Status s = engine::mate::load_svm_model(path, *model); !s) {
-      std::cerr << "mate: " << s.message() << "\n";
+      err << "mate: " << s.message() << "\n";
       return 1;
     }
   }
   if (o.algo == "dfpn")
     for (MateControl c : controls)
       if (c == MateControl::kThreshold) {
-        std::cerr << "mate: --control threshold steers PDS's thresholds: use --algo pds\n";
+        err << "mate: --control threshold steers PDS's thresholds: use --algo pds\n";
         return 2;
       }
   engine::mate::MateOptions options;
@@ -86,15 +88,15 @@ int run_mate_command(const MateCommandOptions& o) {
     if (!o.details.empty()) {
       details.open(o.details, std::ios::trunc);
       if (!details) {
-        std::cerr << "mate: " << o.details << ": cannot write\n";
+        err << "mate: " << o.details << ": cannot write\n";
         return 1;
       }
       compare.details = &details;
     }
-    compare.progress = &std::cerr;
+    compare.progress = &err;
     std::ostringstream errors;
-    tools::run_mate_comparison(tools::read_mate_problems(std::cin), compare, std::cout, errors);
-    std::cerr << errors.str();
+    tools::run_mate_comparison(tools::read_mate_problems(in), compare, out, errors);
+    err << errors.str();
     return errors.str().empty() ? 0 : 1;
   }
   const MateControl control = controls[0];
@@ -109,54 +111,48 @@ int run_mate_command(const MateCommandOptions& o) {
   }
   if (control == MateControl::kLimit)
     limit = std::make_unique<engine::mate::MateNodeLimitControl>(model, o.multiplier);
-  const tools::MateTotals totals =
-      tools::run_mate_problems(std::cin, options, std::cout, std::cerr, limit.get());
+  const tools::MateTotals totals = tools::run_mate_problems(in, options, out, err, limit.get());
   return totals.errors ? 1 : 0;
 }
 
 }  // namespace
 
-void add_mate_command(CLI::App& app) {
+CommandRun add_mate_options(CLI::App& sub) {
   auto o = std::make_shared<MateCommandOptions>();
-  CLI::App* mate = app.add_subcommand(
-      "mate",
-      "solve mate problems: one SFEN per line on standard input (the side to move attacks); "
-      "prints mate <line>|nomate|unknown, nodes and ms per position, then a total line");
-  mate->add_option("--algo", o->algo, "pds or dfpn (default: pds)")
+  sub.add_option("--algo", o->algo, "pds or dfpn (default: pds)")
       ->check(CLI::IsMember({"pds", "dfpn"}));
-  mate->add_option("--nodes", o->nodes,
-                   "node limit per position (default: 1000000); a search "
-                   "stopped by it answers unknown");
-  mate->add_option("--svm", o->svm,
-                   "mate-prediction model file for --control (default: the shipped "
-                   "data/mate/svm.model)");
-  mate->add_option("--control", o->control,
-                   "SVM application: none; limit (the node limit scaled by the sigmoid of the "
-                   "prediction, normalised by its running mean); init (initial proof and "
-                   "disproof numbers, a = 5); threshold (PDS's threshold increments, a = 7; "
-                   "PDS only) (default: none)")
+  sub.add_option("--nodes", o->nodes,
+                 "node limit per position (default: 1000000); a search "
+                 "stopped by it answers unknown");
+  sub.add_option("--svm", o->svm,
+                 "mate-prediction model file for --control (default: the shipped "
+                 "data/mate/svm.model)");
+  sub.add_option("--control", o->control,
+                 "SVM application: none; limit (the node limit scaled by the sigmoid of the "
+                 "prediction, normalised by its running mean); init (initial proof and "
+                 "disproof numbers, a = 5); threshold (PDS's threshold increments, a = 7; "
+                 "PDS only) (default: none)")
       ->check(CLI::IsMember({"none", "limit", "init", "threshold"}));
-  mate->add_option("--a", o->a, "the control's a (default: init 5, threshold 7)")
+  sub.add_option("--a", o->a, "the control's a (default: init 5, threshold 7)")
       ->check(CLI::Range(1, 1000));
-  mate->add_option("--multiplier", o->multiplier,
-                   "--control limit: total effort relative to --nodes (default: 1)")
+  sub.add_option("--multiplier", o->multiplier,
+                 "--control limit: total effort relative to --nodes (default: 1)")
       ->check(CLI::Range(0.01, 100.0));
-  mate->add_option("--compare", o->compare,
-                   "solve every position under each control of the comma-separated list "
-                   "(e.g. none,init,threshold) and print the comparison tables (totals, "
-                   "positions no run left unknown, answers); a fresh table per solve");
-  mate->add_option("--details", o->details,
-                   "with --compare: write line, then status nodes ms per control, as TSV");
-  mate->add_option("--table-mb", o->table_mb,
-                   "mate table size in MiB, one table reused by every position (default: 1024)")
+  sub.add_option("--compare", o->compare,
+                 "solve every position under each control of the comma-separated list "
+                 "(e.g. none,init,threshold) and print the comparison tables (totals, "
+                 "positions no run left unknown, answers); a fresh table per solve");
+  sub.add_option("--details", o->details,
+                 "with --compare: write line, then status nodes ms per control, as TSV");
+  sub.add_option("--table-mb", o->table_mb,
+                 "mate table size in MiB, one table reused by every position (default: 1024)")
       ->check(CLI::Range(1, 65536));
-  mate->add_option("--time-ms", o->time_ms, "time limit per position in ms (default: none)");
-  mate->add_option("--max-ply", o->max_ply, "longest path searched (default: 4000)")
+  sub.add_option("--time-ms", o->time_ms, "time limit per position in ms (default: none)");
+  sub.add_option("--max-ply", o->max_ply, "longest path searched (default: 4000)")
       ->check(CLI::Range(1, 10000));
-  mate->add_flag("--shortest", o->shortest,
-                 "after the first mate, search for shorter ones; each mate line is followed by "
-                 "'# N plies, proven shortest' (or why not proven)");
-  mate->add_option("--epsilon", o->epsilon,
-                   "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
-  mate->final_callback([o]() { std::exit(run_mate_command(*o)); });
+  sub.add_flag("--shortest", o->shortest,
+               "after the first mate, search for shorter ones; each mate line is followed by "
+               "'# N plies, proven shortest' (or why not proven)");
+  sub.add_option("--epsilon", o->epsilon, "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
+  return [o] { return run_mate_command(*o, std::cin, std::cout, std::cerr); };
 }

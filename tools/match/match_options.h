@@ -67,10 +67,3 @@ void add_match_options(CLI::App& sub, MatchOptions& o);
 base::Status validate_match_options(const MatchOptions& o);
 
 }  // namespace tools
-
-// `sashite match`: plays the games, prints the running score and the Elo estimate, writes
-// the records. Returns the exit code: 0 when every game was played, 1 when the match had to
-// stop (an engine cannot be run), 2 for bad options. Defined in app/match_command.cpp.
-int run_match_command(const tools::MatchOptions& options);
-// The same with its own parser: argv[0] is the command's name, the rest the options.
-int run_match_command(int argc, char** argv);

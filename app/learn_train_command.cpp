@@ -1,6 +1,4 @@
 // sashite learn train: comparison training of the evaluation weights from teacher moves.
-#include "app/learn_command.h"
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -11,10 +9,7 @@
 #include <vector>
 
 #include "app/command_error.h"
-#include "app/learn_curve_command.h"
-#include "app/learn_fit_command.h"
-#include "app/learn_label_command.h"
-#include "app/learn_teach_command.h"
+#include "app/commands.h"
 #include "engine/eval/weights.h"
 #include "tools/learn/learn_data.h"
 #include "tools/learn/learn_train.h"
@@ -61,22 +56,22 @@ std::string command_line(const TrainCommandOptions& o) {
   return c.str();
 }
 
-void run_train(const TrainCommandOptions& o) {
+Status run_train(const TrainCommandOptions& o) {
+  if (o.learn.resume && o.learn.checkpoint_dir.empty())
+    return Status::error("--resume needs --checkpoint");
   const tools::TrainingSources& src = o.sources;
   if (src.records.empty() && src.teachers.empty() && src.train_records.empty() &&
       src.train_teachers.empty())
-    fail_command(
-        "learn train",
+    return Status::error(
         "give --records DIR, --teachers FILE, --train-records DIR or --train-teachers FILE");
   if (src.train_records.empty() && (!src.train_player.empty() || src.train_skip_plies > 0))
-    fail_command(
-        "learn train",
+    return Status::error(
         "--train-player and --train-skip-plies apply to --train-records, and none was given");
   const auto start = std::chrono::steady_clock::now();
   std::vector<tools::TrainingPosition> positions;
   tools::TrainingCounts counts;
   if (Status s = tools::gather_training_positions(o.sources, positions, counts, &std::cerr); !s)
-    fail_command("learn train", s.message());
+    return s;
   tools::thin_positions(positions, o.max_positions);
   std::fprintf(stderr,
                "%d records (%zu positions), %zu teacher positions, %zu training-only record "
@@ -86,12 +81,12 @@ void run_train(const TrainCommandOptions& o) {
 
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set")
-    if (Status s = init.load(o.init); !s) fail_command("learn train", s.message());
+    if (Status s = init.load(o.init); !s) return s;
 
   eval::Weights out;
   std::vector<tools::IterationStats> stats;
   if (Status s = tools::train_weights(o.learn, positions, init, out, stats, &std::cerr); !s)
-    fail_command("learn train", s.message());
+    return s;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -116,119 +111,93 @@ void run_train(const TrainCommandOptions& o) {
          << " s\n"
          << table_text;
   out.set_header(header.str());
-  if (Status s = out.save(o.out); !s) fail_command("learn train", s.message());
+  if (Status s = out.save(o.out); !s) return s;
   std::fputs(table_text.c_str(), stdout);
   std::printf("wrote %s (%.0f s)\n", o.out.c_str(), seconds);
+  return Status::ok();
 }
 
 }  // namespace
 
-void add_learn_train_command(CLI::App& learn) {
+CommandRun add_learn_train_options(CLI::App& sub) {
   auto o = std::make_shared<TrainCommandOptions>();
   tools::LearnOptions& l = o->learn;
-  CLI::App* train = learn.add_subcommand(
-      "train",
-      "comparison training of the evaluation weights on teacher moves (1 ply + quiescence "
-      "leaves, logistic pair loss, AdaGrad); writes a weight file");
-  train->add_option("--records", o->sources.records,
-                    "directory of .csa records (recursive): every move "
-                    "is a teacher move");
-  train->add_option("--teachers", o->sources.teachers,
-                    "teacher file(s): lines '<SFEN> <TAB> <USI move>' (repeatable)");
-  train->add_option("--train-records", o->sources.train_records,
-                    "directory of .csa records used for training only, never held out "
-                    "(repeatable)");
-  train->add_option("--train-teachers", o->sources.train_teachers,
-                    "teacher file(s) as --teachers, used for training only, never held out "
-                    "(repeatable)");
-  train->add_option("--train-player", o->sources.train_player,
-                    "with --train-records: only the moves of the side whose N+/N- name "
-                    "contains this text (e.g. gpsshogi)");
-  train
-      ->add_option("--train-skip-plies", o->sources.train_skip_plies,
-                   "with --train-records: skip the first N moves of each record (e.g. the "
-                   "opening file's moves of a match; default 0)")
+  sub.add_option("--records", o->sources.records,
+                 "directory of .csa records (recursive): every move "
+                 "is a teacher move");
+  sub.add_option("--teachers", o->sources.teachers,
+                 "teacher file(s): lines '<SFEN> <TAB> <USI move>' (repeatable)");
+  sub.add_option("--train-records", o->sources.train_records,
+                 "directory of .csa records used for training only, never held out "
+                 "(repeatable)");
+  sub.add_option("--train-teachers", o->sources.train_teachers,
+                 "teacher file(s) as --teachers, used for training only, never held out "
+                 "(repeatable)");
+  sub.add_option("--train-player", o->sources.train_player,
+                 "with --train-records: only the moves of the side whose N+/N- name "
+                 "contains this text (e.g. gpsshogi)");
+  sub.add_option("--train-skip-plies", o->sources.train_skip_plies,
+                 "with --train-records: skip the first N moves of each record (e.g. the "
+                 "opening file's moves of a match; default 0)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--out", o->out, "weight file to write")->required();
-  train->add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
-  train->add_option("--iterations", l.iterations, "search + passes rounds (default 10)")
+  sub.add_option("--out", o->out, "weight file to write")->required();
+  sub.add_option("--init", o->init, "initial weights: a weight file or hand-set (default)");
+  sub.add_option("--iterations", l.iterations, "search + passes rounds (default 10)")
       ->check(CLI::Range(0, 1000));
-  train->add_option("--passes-per-iteration", l.passes, "AdaGrad passes per round (default 8)")
+  sub.add_option("--passes-per-iteration", l.passes, "AdaGrad passes per round (default 8)")
       ->check(CLI::Range(1, 1000));
-  train->add_option("--learning-rate", l.learning_rate, "AdaGrad step scale in cp (default 4)")
+  sub.add_option("--learning-rate", l.learning_rate, "AdaGrad step scale in cp (default 4)")
       ->check(CLI::PositiveNumber);
-  train->add_option("--scale", l.scale_cp, "the loss's scale s in cp (default 60)")
+  sub.add_option("--scale", l.scale_cp, "the loss's scale s in cp (default 60)")
       ->check(CLI::PositiveNumber);
-  train
-      ->add_option("--loss", l.loss,
-                   "pairs: sum of log(1+exp(-(f(a)-f(b))/s)) over pairs (default); softmax: "
-                   "-log of the teacher move's share of exp(f/s) over all moves")
+  sub.add_option("--loss", l.loss,
+                 "pairs: sum of log(1+exp(-(f(a)-f(b))/s)) over pairs (default); softmax: "
+                 "-log of the teacher move's share of exp(f/s) over all moves")
       ->transform(CLI::CheckedTransformer(std::map<std::string, tools::LossKind>{
           {"pairs", tools::LossKind::kPairs}, {"softmax", tools::LossKind::kSoftmax}}));
-  train->add_option("--l1", l.l1, "L1 penalty per pawn of weight (default 0)")
+  sub.add_option("--l1", l.l1, "L1 penalty per pawn of weight (default 0)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--l2", l.l2, "L2 penalty per pawn^2 of weight (default 1e-4)")
+  sub.add_option("--l2", l.l2, "L2 penalty per pawn^2 of weight (default 1e-4)")
       ->check(CLI::NonNegativeNumber);
-  train
-      ->add_option(
-          "--min-count", l.min_count,
-          "learn only features active in the leaves of at least N training positions (default 10)")
+  sub.add_option(
+         "--min-count", l.min_count,
+         "learn only features active in the leaves of at least N training positions (default 10)")
       ->check(CLI::NonNegativeNumber);
-  train
-      ->add_option("--holdout-every", l.holdout_every,
-                   "hold out every Nth game (teacher line) for the measures (default 10; 0 none)")
+  sub.add_option("--holdout-every", l.holdout_every,
+                 "hold out every Nth game (teacher line) for the measures (default 10; 0 none)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--batch", l.batch_positions, "positions per AdaGrad step (default 128)")
+  sub.add_option("--batch", l.batch_positions, "positions per AdaGrad step (default 128)")
       ->check(CLI::Range(1, 1000000));
-  train
-      ->add_option("--window", l.window_cp,
-                   "keep for the passes only pairs with f(a)-f(b) <= W cp (default 700)")
+  sub.add_option("--window", l.window_cp,
+                 "keep for the passes only pairs with f(a)-f(b) <= W cp (default 700)")
       ->check(CLI::PositiveNumber);
-  train
-      ->add_option("--quiescence-depth", l.quiescence_depth,
-                   "quiescence plies below the move (default 4)")
+  sub.add_option("--quiescence-depth", l.quiescence_depth,
+                 "quiescence plies below the move (default 4)")
       ->check(CLI::Range(0, 32));
-  train
-      ->add_option("--threatmate-penalty", l.threatmate_penalty,
-                   "see mates in one in the quiescence search: a side threatened with one "
-                   "stands pat at its evaluation minus N cp (default 0: off)")
+  sub.add_option("--threatmate-penalty", l.threatmate_penalty,
+                 "see mates in one in the quiescence search: a side threatened with one "
+                 "stands pat at its evaluation minus N cp (default 0: off)")
       ->check(CLI::Range(0, 20000));
-  train->add_flag("--threat-stand-pat", l.threat_stand_pat,
-                  "stand pat below the evaluation by what the enemy's captures threaten, as GPS "
-                  "Shogi's quiescence does");
-  train->add_option("--skip-plies", o->sources.skip_plies, "skip the first N moves of each record")
+  sub.add_flag("--threat-stand-pat", l.threat_stand_pat,
+               "stand pat below the evaluation by what the enemy's captures threaten, as GPS "
+               "Shogi's quiescence does");
+  sub.add_option("--skip-plies", o->sources.skip_plies, "skip the first N moves of each record")
       ->check(CLI::NonNegativeNumber);
-  train
-      ->add_option("--max-positions", o->max_positions,
-                   "use at most N positions, evenly spread (default 0: all)")
+  sub.add_option("--max-positions", o->max_positions,
+                 "use at most N positions, evenly spread (default 0: all)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--seed", l.seed, "seed of the passes' order (default 1)");
-  train->add_option("--threads", l.threads, "searching threads (default 2)")
+  sub.add_option("--seed", l.seed, "seed of the passes' order (default 1)");
+  sub.add_option("--threads", l.threads, "searching threads (default 2)")
       ->check(CLI::Range(1, 256));
-  train->add_option("--freeze", l.frozen,
-                    "keep a section's initial weights, e.g. mobility (both phases) or "
-                    "opening_mobility (repeatable)");
-  train->add_option("--checkpoint", l.checkpoint_dir,
-                    "directory for state.bin and weights.eval after every iteration");
-  train->add_flag("--resume", l.resume, "continue from the checkpoint directory's state");
-  train->add_flag("--progress", l.progress, "progress bar on stderr");
-  train->callback([o] {
-    if (o->learn.resume && o->learn.checkpoint_dir.empty())
-      fail_command("learn train", "--resume needs --checkpoint");
-    run_train(*o);
-  });
-}
-
-void add_learn_command(CLI::App& app) {
-  CLI::App* learn = app.add_subcommand(
-      "learn",
-      "evaluation learning: train (comparison training), fit (value fitting on "
-      "engine games), label (another engine's values on records, for fit), curve (the "
-      "evaluation curve), teach (teacher moves from a multi-program search)");
-  learn->require_subcommand(1);
-  add_learn_train_command(*learn);
-  add_learn_fit_command(*learn);
-  add_learn_label_command(*learn);
-  add_learn_curve_command(*learn);
-  add_learn_teach_command(*learn);
+  sub.add_option("--freeze", l.frozen,
+                 "keep a section's initial weights, e.g. mobility (both phases) or "
+                 "opening_mobility (repeatable)");
+  sub.add_option("--checkpoint", l.checkpoint_dir,
+                 "directory for state.bin and weights.eval after every iteration");
+  sub.add_flag("--resume", l.resume, "continue from the checkpoint directory's state");
+  sub.add_flag("--progress", l.progress, "progress bar on stderr");
+  return [o] {
+    if (const Status s = run_train(*o); !s) return command_failed("learn train", s.message());
+    return 0;
+  };
 }
