@@ -17,29 +17,15 @@ struct GensfenCommandOptions {
   std::string random_plies = "0,0";
 };
 
-// "N" or "MIN,MAX" (--random-plies): the least and the most random moves after the opening.
-base::Status parse_random_plies(const std::string& text, int& min, int& max) {
-  const size_t comma = text.find(',');
-  try {
-    if (comma == std::string::npos) {
-      min = max = std::stoi(text);
-    } else {
-      min = std::stoi(text.substr(0, comma));
-      max = std::stoi(text.substr(comma + 1));
-    }
-  } catch (const std::exception&) {
-    return base::Status::error("--random-plies '" + text + "': expected N or MIN,MAX");
-  }
-  return base::Status::ok();
-}
-
 int run_gensfen_command(GensfenCommandOptions& o) {
   if (!o.inspect.empty()) {
     if (base::Status s = tools::inspect_gensfen(o.inspect, o.limit, std::cout); !s)
       return command_failed("gensfen", s.message());
     return 0;
   }
-  if (base::Status s = parse_random_plies(o.random_plies, o.run.random_min, o.run.random_max); !s)
+  if (base::Status s =
+          tools::parse_random_plies(o.random_plies, o.run.random_min, o.run.random_max);
+      !s)
     return command_failed("gensfen", s.message(), 2);
   if (base::Status s = tools::run_gensfen(o.run, std::cout); !s)
     return command_failed("gensfen", s.message());

@@ -1,9 +1,10 @@
 // sashite nnue train --data PATH... --out FILE: the NNUE trainer (tools/learn/nnue_train.h);
 // sashite nnue eval --file FILE [--sfen SFEN]...: a network's value of positions.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/command_error.h"
 #include "app/commands.h"
@@ -13,32 +14,6 @@
 #include "tools/learn/nnue_train.h"
 
 namespace {
-
-// Trains, printing the SIMD, the data and a line per epoch on `out`.
-base::Status run_nnue_train(const tools::NnueTrainOptions& o, std::ostream& out) {
-  tools::NnueTrainSummary summary;
-  out << "nnue train: SIMD " << engine::nnue::simd_name() << '\n' << std::flush;
-  const base::Status s = tools::train_nnue(o, summary, [&](const tools::NnueEpochReport& r) {
-    if (r.epoch == summary.first_epoch) {
-      out << "positions " << summary.positions << " (train " << summary.train_positions
-          << ", held out " << summary.holdout_positions << ", left out " << summary.left_out
-          << "); the results fit sigmoid(value / " << int(summary.fitted_result_scale + 0.5)
-          << ")\n";
-      out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
-             "quantised\tseconds\tpositions/s\twritten\n";
-    }
-    char line[200];
-    std::snprintf(line, sizeof line, "%d\t%.3g\t%.6f\t%.6f\t%.6f\t%.1f\t%.0f\t%s", r.epoch,
-                  r.learning_rate, r.train_loss, r.holdout_loss, r.holdout_loss_quantised,
-                  r.seconds, r.positions_per_second, r.written ? "yes" : "-");
-    out << line << '\n' << std::flush;
-  });
-  if (!s) return s;
-  if (summary.epochs.empty())
-    out << "nnue train: the checkpoint has every epoch already (--epochs " << o.epochs << ")\n";
-  out << "wrote " << o.out << '\n';
-  return base::Status::ok();
-}
 
 int run_nnue_eval(const std::string& file, const std::vector<std::string>& sfens) {
   engine::nnue::Network net;
@@ -90,7 +65,7 @@ CommandRun add_nnue_train_options(CLI::App& sub) {
   sub.add_option("--seed", o->seed, "initial weights and shuffling")->capture_default_str();
   return [o] {
     o->progress = tools::ProgressBar::stderr_is_terminal();
-    if (const base::Status s = run_nnue_train(*o, std::cout); !s)
+    if (const base::Status s = tools::run_nnue_train(*o, std::cout); !s)
       return command_failed("nnue train", s.message());
     return 0;
   };

@@ -6,16 +6,14 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "tools/records/records_check.h"
 #include "tools/records/records_convert.h"
 #include "tools/records/records_time_use.h"
-
-// tools/records/records_check.cpp
-int run_records_check(const std::vector<std::string>& paths);
 
 CommandRun add_records_check_options(CLI::App& sub) {
   auto paths = std::make_shared<std::vector<std::string>>();
   sub.add_option("paths", *paths, "files or directories (searched recursively)")->required();
-  return [paths] { return run_records_check(*paths); };
+  return [paths] { return tools::run_records_check(*paths); };
 }
 
 CommandRun add_records_convert_options(CLI::App& sub) {

@@ -1,48 +1,13 @@
-// sashite server: the local CSA server (tools/server/csa_server.h) and its command line.
+// sashite server: the command line of the local CSA server (tools/server/server_command.h).
+#include "tools/server/server_command.h"
+
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include "app/command_error.h"
 #include "app/commands.h"
-#include "client/status_board.h"
-#include "client/status_service.h"
 #include "tools/server/csa_server.h"
-
-namespace {
-
-// sashite server: prints "listening on HOST:PORT" (and the status page's address) on `out`,
-// then serves. An error when it cannot listen or start the status page.
-base::Status run_server(const tools::ServerOptions& given, std::ostream& out) {
-  tools::ServerOptions options = given;
-  if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
-  if (const base::Status st = client::validate_status_page(options.status_port, options.status_bind,
-                                                           options.status_token);
-      !st)
-    return st;
-  client::StatusBoard status_board;  // outlives the server, which updates it
-  tools::CsaServer server(options, out);
-  if (const base::Status st = server.listen(/*handle_signals=*/true); !st) return st;
-  std::unique_ptr<client::StatusService> status;
-  if (options.status_port > 0) {
-    server.set_status_board(&status_board);
-    status = std::make_unique<client::StatusService>(
-        client::StatusServiceOptions{options.status_bind, options.status_port,
-                                     options.status_token},
-        status_board);
-    if (const base::Status st = status->start(); !st)
-      return base::Status::error("status page: " + st.message());
-  }
-  out << "listening on " << options.host << ":" << server.port() << std::endl;
-  if (status)
-    out << "status page on http://" << options.status_bind << ":" << status->port() << "/"
-        << std::endl;
-  server.run();
-  return base::Status::ok();
-}
-
-}  // namespace
 
 CommandRun add_server_options(CLI::App& sub) {
   auto options = std::make_shared<tools::ServerOptions>();
@@ -79,7 +44,7 @@ CommandRun add_server_options(CLI::App& sub) {
                  "the status page's secret, required on every request (better: the environment "
                  "variable SASHITE_STATUS_TOKEN)");
   return [options] {
-    if (const base::Status s = run_server(*options, std::cout); !s)
+    if (const base::Status s = tools::run_server(*options, std::cout); !s)
       return command_failed("server", s.message());
     return 0;
   };

@@ -1,15 +1,14 @@
-// sashite tune --params FILE --iterations N --openings FILE (--nodes N | --tc T | --byoyomi MS)
-// [--engine CMD] [--opt K=V]... [--jobs N]: SPSA; or --write-defaults FILE: our engine's
-// tunable parameters as a starting file.
+// sashite tune: the command line of tools/match/tune_runner.h (SPSA, or --write-defaults FILE:
+// our engine's tunable parameters as a starting file).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "app/command_error.h"
 #include "app/commands.h"
-#include "base/file_write.h"
 #include "tools/match/tune_runner.h"
 
 namespace {
@@ -27,20 +26,8 @@ std::string self_path() {
   return std::string(buf, size_t(n));
 }
 
-// tune --write-defaults FILE: our engine's tunable parameters with their defaults, in the
-// form --params reads.
-base::Status write_spsa_defaults(const std::string& path, std::ostream& out) {
-  const std::string text = tools::format_spsa_params(
-      tools::engine_search_params(),
-      "sashite's search and time parameters, their defaults (engine/search_params.cpp)");
-  if (base::Status s = base::replace_file(path, text); !s) return s;
-  out << "tune: wrote " << tools::engine_search_params().size() << " parameters to " << path
-      << "\n";
-  return base::Status::ok();
-}
-
 base::Status run_tune_command(TuneCommandOptions& o) {
-  if (!o.write_defaults.empty()) return write_spsa_defaults(o.write_defaults, std::cout);
+  if (!o.write_defaults.empty()) return tools::write_spsa_defaults(o.write_defaults, std::cout);
   if (o.tune.engine.empty()) o.tune.engine = "'" + self_path() + "' usi";
   return tools::run_tune(o.tune, std::cout);
 }

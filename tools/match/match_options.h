@@ -1,4 +1,4 @@
-// The options of `sashite match` and their command-line form.
+// The options of `sashite match`: what it is asked to do, and their checks.
 #pragma once
 
 #include <cstdint>
@@ -6,10 +6,6 @@
 #include <vector>
 
 #include "base/status.h"
-
-namespace CLI {
-class App;
-}
 
 namespace tools {
 
@@ -57,10 +53,6 @@ int planned_games(const MatchOptions& o);
 // millisecond precision, BASE + INC > 0.
 base::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
                                 int64_t& increment_ms);
-
-// Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
-// `o`, which must outlive the parse.
-void add_match_options(CLI::App& sub, MatchOptions& o);
 
 // The checks the parser cannot make (one clock or --nodes or --depth, K=V forms, the time
 // control and SPRT forms).
