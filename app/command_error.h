@@ -1,14 +1,12 @@
-// How a subcommand ends on an error: its message on standard error, then a non-zero exit code.
+// The one way a subcommand ends on an error: its message on standard error, and an exit code.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <iostream>
-#include <string>
+#include <string_view>
 
-// Prints "sashite COMMAND: MESSAGE" and throws CLI::RuntimeError(exit_code), which app.exit()
-// turns into that exit code without a message of its own (2: the options were wrong).
-[[noreturn]] inline void fail_command(const std::string& command, const std::string& message,
-                                      int exit_code = 1) {
+// Prints "sashite COMMAND: MESSAGE" on standard error and returns exit_code, the process's
+// exit code (1: the run failed; 2: the options or the input were wrong).
+inline int command_failed(std::string_view command, std::string_view message, int exit_code = 1) {
   std::cerr << "sashite " << command << ": " << message << '\n';
-  throw CLI::RuntimeError(exit_code);
+  return exit_code;
 }

@@ -1,34 +1,46 @@
-// The subcommands of build/sashite: each returns the process exit code.
+// Each subcommand's options: the functions the table in app/command_table.cpp names. Each
+// adds its options to the subcommand main made for it and returns what runs it (app/command.h).
 #pragma once
 
-#include <string>
-#include <vector>
+#include "app/command.h"
 
-// sashite usi: the engine over USI on standard input and output; list_options: print its
-// options as the README's Markdown table instead.
-int run_usi_command(bool list_options = false);
-
-struct PerftOptions {
-  int depth = 1;
-  std::string sfen;  // empty: the start position
-  bool divide = false;
-};
-
-// sashite perft DEPTH [--sfen SFEN] [--divide]: with --divide one "MOVE: COUNT" line per
-// root move; the last line of standard output is always the total leaf count.
-int run_perft(const PerftOptions& options);
-
-struct BenchOptions {
-  int depth = 9;
-  std::vector<std::string> options;  // NAME=VALUE engine options
-  bool perft = false;
-  std::string perft_file;  // with --perft: every count of this reference file instead
-};
-
-// sashite bench [--depth D] [--option NAME=VALUE]... [--perft [--perft-file FILE]]: the search
-// benchmark (or the perft suite, or every count of a perft reference file); ends with
-// "Nodes searched: N" and "Nodes/second: R".
-int run_bench(const BenchOptions& options);
-
-// sashite records check PATH...: parses and replays every .csa record.
-int run_records_check(const std::vector<std::string>& paths);
+// app/usi_command.cpp, app/perft_command.cpp
+CommandRun add_usi_options(CLI::App& sub);
+CommandRun add_perft_options(CLI::App& sub);
+CommandRun add_bench_options(CLI::App& sub);
+// app/match_command.cpp, app/csa_command.cpp, app/server_command.cpp
+CommandRun add_match_options(CLI::App& sub);
+CommandRun add_csa_options(CLI::App& sub);
+CommandRun add_server_options(CLI::App& sub);
+// app/records_command.cpp
+CommandRun add_records_check_options(CLI::App& sub);
+CommandRun add_records_convert_options(CLI::App& sub);
+CommandRun add_records_time_use_options(CLI::App& sub);
+// app/book_command.cpp, app/book_query_command.cpp, app/book_think_command.cpp
+CommandRun add_book_import_options(CLI::App& sub);
+CommandRun add_book_export_options(CLI::App& sub);
+CommandRun add_book_stats_options(CLI::App& sub);
+CommandRun add_book_query_options(CLI::App& sub);
+CommandRun add_book_bench_options(CLI::App& sub);
+CommandRun add_book_think_options(CLI::App& sub);
+CommandRun add_book_merge_options(CLI::App& sub);
+// app/mate_command.cpp, app/svm_command.cpp
+CommandRun add_mate_options(CLI::App& sub);
+CommandRun add_svm_predict_options(CLI::App& sub);
+CommandRun add_svm_data_options(CLI::App& sub);
+CommandRun add_svm_train_options(CLI::App& sub);
+CommandRun add_svm_test_options(CLI::App& sub);
+CommandRun add_svm_bench_options(CLI::App& sub);
+// app/learn_train_command.cpp, app/learn_fit_command.cpp, app/learn_label_command.cpp,
+// app/learn_curve_command.cpp, app/learn_teach_command.cpp
+CommandRun add_learn_train_options(CLI::App& sub);
+CommandRun add_learn_fit_options(CLI::App& sub);
+CommandRun add_learn_label_options(CLI::App& sub);
+CommandRun add_learn_curve_options(CLI::App& sub);
+CommandRun add_learn_teach_options(CLI::App& sub);
+// app/sprt_command.cpp, app/tune_command.cpp, app/gensfen_command.cpp, app/nnue_command.cpp
+CommandRun add_sprt_options(CLI::App& sub);
+CommandRun add_tune_options(CLI::App& sub);
+CommandRun add_gensfen_options(CLI::App& sub);
+CommandRun add_nnue_train_options(CLI::App& sub);
+CommandRun add_nnue_eval_options(CLI::App& sub);

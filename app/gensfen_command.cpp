@@ -1,12 +1,11 @@
 // sashite gensfen --out DIR (--depth D | --nodes N) [--threads T] [--positions N] ...: self-play
 // positions with search values and results; --inspect FILE reads a file back.
-#include "app/gensfen_command.h"
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 
 #include "app/command_error.h"
+#include "app/commands.h"
 #include "tools/learn/gensfen.h"
 
 namespace {
@@ -18,75 +17,67 @@ struct GensfenCommandOptions {
   std::string random_plies = "0,0";
 };
 
-void run_gensfen_command(GensfenCommandOptions& o) {
+int run_gensfen_command(GensfenCommandOptions& o) {
   if (!o.inspect.empty()) {
     if (base::Status s = tools::inspect_gensfen(o.inspect, o.limit, std::cout); !s)
-      fail_command("gensfen", s.message());
-    return;
+      return command_failed("gensfen", s.message());
+    return 0;
   }
-  const size_t comma = o.random_plies.find(',');
-  try {
-    if (comma == std::string::npos) {
-      o.run.random_min = o.run.random_max = std::stoi(o.random_plies);
-    } else {
-      o.run.random_min = std::stoi(o.random_plies.substr(0, comma));
-      o.run.random_max = std::stoi(o.random_plies.substr(comma + 1));
-    }
-  } catch (const std::exception&) {
-    fail_command("gensfen", "--random-plies '" + o.random_plies + "': expected N or MIN,MAX", 2);
-  }
+  if (base::Status s =
+          tools::parse_random_plies(o.random_plies, o.run.random_min, o.run.random_max);
+      !s)
+    return command_failed("gensfen", s.message(), 2);
   if (base::Status s = tools::run_gensfen(o.run, std::cout); !s)
-    fail_command("gensfen", s.message());
+    return command_failed("gensfen", s.message());
+  return 0;
 }
 
 }  // namespace
 
-void add_gensfen_command(CLI::App& app) {
+CommandRun add_gensfen_options(CLI::App& sub) {
   auto o = std::make_shared<GensfenCommandOptions>();
   tools::GensfenOptions& r = o->run;
-  CLI::App* g = app.add_subcommand(
-      "gensfen", "self-play training data: positions, search values, best moves, game results");
-  g->add_option("--inspect", o->inspect,
-                "read a gensfen file back: its count, results, first records");
-  g->add_option("--limit", o->limit, "with --inspect: records to print")->capture_default_str();
-  g->add_option("--out", r.out_dir, "directory for the batch files gensfen-s<SHARD>-<N>.bin");
-  g->add_option("--depth", r.depth, "search depth per position")->check(CLI::Range(1, 60));
-  g->add_option("--nodes", r.nodes, "nodes per position");
-  g->add_option("--threads", r.threads, "games at once, one engine each")
+  sub.add_option("--inspect", o->inspect,
+                 "read a gensfen file back: its count, results, first records");
+  sub.add_option("--limit", o->limit, "with --inspect: records to print")->capture_default_str();
+  sub.add_option("--out", r.out_dir, "directory for the batch files gensfen-s<SHARD>-<N>.bin");
+  sub.add_option("--depth", r.depth, "search depth per position")->check(CLI::Range(1, 60));
+  sub.add_option("--nodes", r.nodes, "nodes per position");
+  sub.add_option("--threads", r.threads, "games at once, one engine each")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
-  g->add_option("--positions", r.positions,
-                "stop after writing this many (default: run until killed)");
-  g->add_option("--openings", r.openings_path,
-                "openings file, as sashite match reads them (data/openings/taya36.sfen)");
-  g->add_option("--random-plies", o->random_plies,
-                "random legal moves after the opening: N, or MIN,MAX for a count drawn in range")
+  sub.add_option("--positions", r.positions,
+                 "stop after writing this many (default: run until killed)");
+  sub.add_option("--openings", r.openings_path,
+                 "openings file, as sashite match reads them (data/openings/taya36.sfen)");
+  sub.add_option("--random-plies", o->random_plies,
+                 "random legal moves after the opening: N, or MIN,MAX for a count drawn in range")
       ->capture_default_str();
-  g->add_option("--min-ply", r.min_ply, "write positions from this game ply on")
+  sub.add_option("--min-ply", r.min_ply, "write positions from this game ply on")
       ->capture_default_str();
-  g->add_option("--max-plies", r.max_plies, "a game longer than this is a draw")
+  sub.add_option("--max-plies", r.max_plies, "a game longer than this is a draw")
       ->capture_default_str();
-  g->add_option("--eval-limit", r.eval_limit,
-                "a value this large ends the game for the side it favours")
+  sub.add_option("--eval-limit", r.eval_limit,
+                 "a value this large ends the game for the side it favours")
       ->capture_default_str();
-  g->add_option("--batch", r.batch, "positions per file")
+  sub.add_option("--batch", r.batch, "positions per file")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
-  g->add_option("--shard", r.shard, "this machine's shard number (file names; seeds)")
+  sub.add_option("--shard", r.shard, "this machine's shard number (file names; seeds)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
-  g->add_option("--seed", r.seed, "random seed (default: from the clock)");
-  g->add_option("--option", r.engine_options,
-                "engine option NAME=VALUE (EvalFile=..., repeatable)");
-  g->add_option("--hash", r.hash_mb, "transposition table per engine, MB")->capture_default_str();
-  g->add_option("--dedup-mb", r.dedup_mb, "memory for the keys of positions already written")
+  sub.add_option("--seed", r.seed, "random seed (default: from the clock)");
+  sub.add_option("--option", r.engine_options,
+                 "engine option NAME=VALUE (EvalFile=..., repeatable)");
+  sub.add_option("--hash", r.hash_mb, "transposition table per engine, MB")->capture_default_str();
+  sub.add_option("--dedup-mb", r.dedup_mb, "memory for the keys of positions already written")
       ->capture_default_str();
-  g->add_option("--progress", r.progress_seconds, "seconds between progress lines")
+  sub.add_option("--progress", r.progress_seconds, "seconds between progress lines")
       ->capture_default_str();
-  g->footer(
+  sub.footer(
       "Each file is written whole (a temporary file renamed into place) once it holds --batch "
       "positions: a killed run loses at most the batches being filled, and the next run "
       "numbers its files after the ones already there. The format is documented in "
       "tools/learn/gensfen_format.h.");
-  g->callback([o] { run_gensfen_command(*o); });
+  return [o] { return run_gensfen_command(*o); };
 }

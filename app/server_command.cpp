@@ -1,16 +1,17 @@
-// sashite server: the local CSA server (tools/server/csa_server.h) and its command line.
+// sashite server: the command line of the local CSA server (tools/server/server_command.h).
+#include "tools/server/server_command.h"
+
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
-#include "client/status_board.h"
-#include "client/status_service.h"
+#include "app/command_error.h"
+#include "app/commands.h"
 #include "tools/server/csa_server.h"
 
-namespace tools {
-
-void add_server_options(CLI::App& sub, ServerOptions& o) {
+CommandRun add_server_options(CLI::App& sub) {
+  auto options = std::make_shared<tools::ServerOptions>();
+  tools::ServerOptions& o = *options;
   sub.add_option("--host", o.host, "address to bind (default: 127.0.0.1)");
   sub.add_option("--port", o.port, "TCP port; 0 picks a free one (default: 4081)")
       ->check(CLI::Range(0, 65535));
@@ -42,41 +43,9 @@ void add_server_options(CLI::App& sub, ServerOptions& o) {
   sub.add_option("--status-token", o.status_token,
                  "the status page's secret, required on every request (better: the environment "
                  "variable SASHITE_STATUS_TOKEN)");
-}
-
-}  // namespace tools
-
-int run_server_command(const tools::ServerOptions& given) {
-  tools::ServerOptions options = given;
-  if (const char* t = std::getenv(client::kStatusTokenEnv); t && *t) options.status_token = t;
-  if (const base::Status st = client::validate_status_page(options.status_port, options.status_bind,
-                                                           options.status_token);
-      !st) {
-    std::cerr << "sashite server: " << st.message() << "\n";
-    return 1;
-  }
-  client::StatusBoard status_board;  // outlives the server, which updates it
-  tools::CsaServer server(options, std::cout);
-  if (const base::Status st = server.listen(/*handle_signals=*/true); !st) {
-    std::cerr << "sashite server: " << st.message() << "\n";
-    return 1;
-  }
-  std::unique_ptr<client::StatusService> status;
-  if (options.status_port > 0) {
-    server.set_status_board(&status_board);
-    status = std::make_unique<client::StatusService>(
-        client::StatusServiceOptions{options.status_bind, options.status_port,
-                                     options.status_token},
-        status_board);
-    if (const base::Status st = status->start(); !st) {
-      std::cerr << "sashite server: status page: " << st.message() << "\n";
-      return 1;
-    }
-  }
-  std::cout << "listening on " << options.host << ":" << server.port() << std::endl;
-  if (status)
-    std::cout << "status page on http://" << options.status_bind << ":" << status->port() << "/"
-              << std::endl;
-  server.run();
-  return 0;
+  return [options] {
+    if (const base::Status s = tools::run_server(*options, std::cout); !s)
+      return command_failed("server", s.message());
+    return 0;
+  };
 }

@@ -1,16 +1,14 @@
-// sashite tune --params FILE --iterations N --openings FILE (--nodes N | --tc T | --byoyomi MS)
-// [--engine CMD] [--opt K=V]... [--jobs N]: SPSA; or --write-defaults FILE: our engine's
-// tunable parameters as a starting file.
-#include "app/tune_command.h"
-
+// sashite tune: the command line of tools/match/tune_runner.h (SPSA, or --write-defaults FILE:
+// our engine's tunable parameters as a starting file).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "app/command_error.h"
-#include "base/file_write.h"
+#include "app/commands.h"
 #include "tools/match/tune_runner.h"
 
 namespace {
@@ -28,63 +26,55 @@ std::string self_path() {
   return std::string(buf, size_t(n));
 }
 
-void run_tune_command(TuneCommandOptions& o) {
-  if (!o.write_defaults.empty()) {
-    const std::string text = tools::format_spsa_params(
-        tools::engine_search_params(),
-        "sashite's search and time parameters, their defaults (engine/search_params.cpp)");
-    if (base::Status s = base::replace_file(o.write_defaults, text); !s)
-      fail_command("tune", s.message());
-    std::cout << "tune: wrote " << tools::engine_search_params().size() << " parameters to "
-              << o.write_defaults << "\n";
-    return;
-  }
+base::Status run_tune_command(TuneCommandOptions& o) {
+  if (!o.write_defaults.empty()) return tools::write_spsa_defaults(o.write_defaults, std::cout);
   if (o.tune.engine.empty()) o.tune.engine = "'" + self_path() + "' usi";
-  if (base::Status s = tools::run_tune(o.tune, std::cout); !s) fail_command("tune", s.message());
+  return tools::run_tune(o.tune, std::cout);
 }
 
 }  // namespace
 
-void add_tune_command(CLI::App& app) {
+CommandRun add_tune_options(CLI::App& sub) {
   auto o = std::make_shared<TuneCommandOptions>();
   tools::TuneOptions& t = o->tune;
-  CLI::App* tune = app.add_subcommand(
-      "tune", "SPSA tuning of engine parameters (USI options) by game pairs, resumable");
-  tune->add_option("--write-defaults", o->write_defaults,
-                   "write our engine's tunable parameters with their defaults to FILE and exit");
-  tune->add_option("--params", t.params_path,
-                   "the parameters: lines 'NAME, VALUE, MIN, MAX, C_END, R_END' (fishtest's form)");
-  tune->add_option("--iterations", t.iterations, "game pairs to play (a new run)")
+  sub.add_option("--write-defaults", o->write_defaults,
+                 "write our engine's tunable parameters with their defaults to FILE and exit");
+  sub.add_option("--params", t.params_path,
+                 "the parameters: lines 'NAME, VALUE, MIN, MAX, C_END, R_END' (fishtest's form)");
+  sub.add_option("--iterations", t.iterations, "game pairs to play (a new run)")
       ->check(CLI::Range(1, 100000000));
-  tune->add_option("--engine", t.engine, "the engine's command line (default: this binary's usi)");
-  tune->add_option("--opt", t.options, "USI option NAME=VALUE for both sides (repeatable)");
-  tune->add_option("--openings", t.openings_path,
-                   "openings file, as sashite match reads them (data/openings/taya36.sfen)");
-  tune->add_option("--nodes", t.nodes, "nodes per move (go nodes)")
+  sub.add_option("--engine", t.engine, "the engine's command line (default: this binary's usi)");
+  sub.add_option("--opt", t.options, "USI option NAME=VALUE for both sides (repeatable)");
+  sub.add_option("--openings", t.openings_path,
+                 "openings file, as sashite match reads them (data/openings/taya36.sfen)");
+  sub.add_option("--nodes", t.nodes, "nodes per move (go nodes)")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
-  tune->add_option("--tc", t.time_control, "time control BASE[+INC] in seconds, as sashite match");
-  tune->add_option("--byoyomi", t.byoyomi_ms, "byoyomi per move in ms")
+  sub.add_option("--tc", t.time_control, "time control BASE[+INC] in seconds, as sashite match");
+  sub.add_option("--byoyomi", t.byoyomi_ms, "byoyomi per move in ms")
       ->check(CLI::Range(1, 86400000));
-  tune->add_option("--jobs", t.jobs, "pairs played at the same time")
+  sub.add_option("--jobs", t.jobs, "pairs played at the same time")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  tune->add_option("--seed", t.seed, "the random stream of perturbations and openings")
+  sub.add_option("--seed", t.seed, "the random stream of perturbations and openings")
       ->capture_default_str();
-  tune->add_option("--state", t.state_path,
-                   "the state file (default: PARAMS.state); resumed when it exists");
-  tune->add_option("--out", t.out_path,
-                   "the tuned parameters, rewritten after every pair (default: PARAMS.tuned)");
-  tune->add_option("--max-plies", t.max_plies, "draw after this many plies")->capture_default_str();
-  tune->add_option("--margin", t.time_margin_ms, "ms allowed beyond the time available")
+  sub.add_option("--state", t.state_path,
+                 "the state file (default: PARAMS.state); resumed when it exists");
+  sub.add_option("--out", t.out_path,
+                 "the tuned parameters, rewritten after every pair (default: PARAMS.tuned)");
+  sub.add_option("--max-plies", t.max_plies, "draw after this many plies")->capture_default_str();
+  sub.add_option("--margin", t.time_margin_ms, "ms allowed beyond the time available")
       ->capture_default_str();
-  tune->add_option("--report-every", t.report_every, "print theta every N pairs")
+  sub.add_option("--report-every", t.report_every, "print theta every N pairs")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
-  tune->footer(
+  sub.footer(
       "Each pair plays one opening twice, colours swapped, between theta + c_k delta and "
       "theta - c_k delta (every parameter perturbed at once, random signs); theta moves by "
       "R_k c_k (wins - losses) delta. The state is rewritten after every pair: kill the run "
       "and start it again with the same --params to resume. To use the result: sashite match "
       "--opt1 NAME=VALUE ..., or the values as the options' defaults.");
-  tune->callback([o] { run_tune_command(*o); });
+  return [o] {
+    if (const base::Status s = run_tune_command(*o); !s) return command_failed("tune", s.message());
+    return 0;
+  };
 }

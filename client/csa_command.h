@@ -1,11 +1,11 @@
-// sashite csa: the tournament client command (options, and the function main calls).
+// sashite csa: the tournament client command (its options, and what runs it).
 #pragma once
 
 #include <string>
 
-namespace CLI {
-class App;
-}
+#include "base/status.h"
+
+namespace client {
 
 // Flags given on the command line; each one set overrides the configuration file.
 struct CsaCommandOptions {
@@ -19,12 +19,12 @@ struct CsaCommandOptions {
   int status_port = -1;     // --status-port P (-1: not given; 0: off)
 };
 
-// Adds --config, --host, --port, --name, --game, --trip, --games and --status-port to `app`.
-void add_csa_options(CLI::App& app, CsaCommandOptions& options);
+// Loads the configuration, applies the environment and the flags, and plays. Returns an error
+// for a configuration or set-up failure (exit code kExitSetup, 1), before any connection;
+// otherwise `exit_code` is 0 when every game ended with a result, 2 for a protocol failure
+// (LOGIN:incorrect), 3 for a connection failure (a game cut, or giving up connecting).
+// SIGINT/SIGTERM: the first finishes the game (or resigns it, per on_quit), the second
+// resigns, the third exits at once.
+base::Status run_csa_command(const CsaCommandOptions& options, int& exit_code);
 
-// Loads the configuration, applies the environment and the flags, and plays. Returns 0 when
-// every game ended with a result, 1 for a configuration or set-up error, 2 for a protocol
-// failure (LOGIN:incorrect), 3 for a connection failure (a game cut, or giving up
-// connecting). SIGINT/SIGTERM: the first finishes the game (or resigns it, per on_quit), the
-// second resigns, the third exits at once.
-int run_csa_command(const CsaCommandOptions& options);
+}  // namespace client

@@ -1,12 +1,14 @@
 // The move-generation benchmark: times perft over positions with published counts (a fixed
-// suite, or the lines of a perft reference file).
+// suite, or the lines of a perft reference file); and `sashite perft` on one position.
 #include "engine/benchmark.h"
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "engine/names.h"
+#include "shogi/notation.h"
 #include "shogi/perft.h"
 #include "shogi/position.h"
 
@@ -84,6 +86,40 @@ bool run_perft_bench(std::ostream& out, const std::vector<PerftBenchCase>& cases
   out << "Nodes searched: " << total << "\n";
   out << "Nodes/second: " << uint64_t(total_seconds > 0 ? total / total_seconds : 0) << "\n";
   return all_ok;
+}
+
+Status load_perft_cases(const std::string& path, std::vector<PerftBenchCase>& cases) {
+  std::ifstream in(path);
+  if (!in) return Status::error("cannot read " + path);
+  return read_perft_cases(in, path, cases);
+}
+
+Status run_perft(const PerftOptions& options, std::ostream& out, std::ostream& err) {
+  Position pos;
+  if (!options.sfen.empty()) {
+    Status status = pos.set_sfen(options.sfen);
+    if (!status) return status;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t total = 0;
+  if (options.divide) {
+    for (const auto& [move, count] : perft_divide(pos, options.depth)) {
+      out << format_usi_move(move) << ": " << count << "\n";
+      total += count;
+    }
+    if (options.depth == 0) total = 1;
+  } else {
+    total = perft(pos, options.depth);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << total << std::endl;
+  char line[128];
+  std::snprintf(line, sizeof line, "perft %d: %llu leaves in %.3f s (%.1f M leaves/s)\n",
+                options.depth, (unsigned long long)total, seconds,
+                seconds > 0 ? total / seconds / 1e6 : 0.0);
+  err << line;
+  return Status::ok();
 }
 
 }  // namespace engine

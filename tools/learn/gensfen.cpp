@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -291,6 +292,21 @@ Status inspect_gensfen(const std::string& path, int limit, std::ostream& out) {
     }
     out << "sfen " << shogi::format_sfen(r.position) << " value " << r.value << " move " << move
         << " result " << int(r.result) << " depth " << int(r.depth) << "\n";
+  }
+  return Status::ok();
+}
+
+Status parse_random_plies(const std::string& text, int& min, int& max) {
+  const size_t comma = text.find(',');
+  try {
+    if (comma == std::string::npos) {
+      min = max = std::stoi(text);
+    } else {
+      min = std::stoi(text.substr(0, comma));
+      max = std::stoi(text.substr(comma + 1));
+    }
+  } catch (const std::exception&) {
+    return Status::error("--random-plies '" + text + "': expected N or MIN,MAX");
   }
   return Status::ok();
 }

@@ -42,6 +42,10 @@ struct GensfenOptions {
 // (positions, games, positions per hour) every progress_seconds and at the end.
 base::Status run_gensfen(const GensfenOptions& options, std::ostream& out);
 
+// `--random-plies N` or `MIN,MAX`: sets random_min and random_max (N: both). An error when a
+// part is not a number.
+base::Status parse_random_plies(const std::string& text, int& min, int& max);
+
 // `sashite gensfen --inspect FILE`: the count, the result balance, and the first `limit`
 // records as "sfen <SFEN> value V move M result R depth D".
 base::Status inspect_gensfen(const std::string& path, int limit, std::ostream& out);

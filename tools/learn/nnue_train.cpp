@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -335,6 +336,31 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     if (on_epoch) on_epoch(report);
   }
   return Status::ok();
+}
+
+base::Status run_nnue_train(const NnueTrainOptions& o, std::ostream& out) {
+  NnueTrainSummary summary;
+  out << "nnue train: SIMD " << engine::nnue::simd_name() << '\n' << std::flush;
+  const base::Status s = train_nnue(o, summary, [&](const NnueEpochReport& r) {
+    if (r.epoch == summary.first_epoch) {
+      out << "positions " << summary.positions << " (train " << summary.train_positions
+          << ", held out " << summary.holdout_positions << ", left out " << summary.left_out
+          << "); the results fit sigmoid(value / " << int(summary.fitted_result_scale + 0.5)
+          << ")\n";
+      out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
+             "quantised\tseconds\tpositions/s\twritten\n";
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "%d\t%.3g\t%.6f\t%.6f\t%.6f\t%.1f\t%.0f\t%s", r.epoch,
+                  r.learning_rate, r.train_loss, r.holdout_loss, r.holdout_loss_quantised,
+                  r.seconds, r.positions_per_second, r.written ? "yes" : "-");
+    out << line << '\n' << std::flush;
+  });
+  if (!s) return s;
+  if (summary.epochs.empty())
+    out << "nnue train: the checkpoint has every epoch already (--epochs " << o.epochs << ")\n";
+  out << "wrote " << o.out << '\n';
+  return base::Status::ok();
 }
 
 }  // namespace tools

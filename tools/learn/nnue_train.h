@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,9 @@ struct NnueTrainSummary {
 // unwritable output, a checkpoint that does not match the data or settings.
 base::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
                         const std::function<void(const NnueEpochReport&)>& on_epoch = {});
+
+// `sashite nnue train`: trains, printing on `out` the SIMD in use, the data's counts, a
+// tab-separated line per epoch and "wrote FILE".
+base::Status run_nnue_train(const NnueTrainOptions& options, std::ostream& out);
 
 }  // namespace tools

@@ -1,4 +1,4 @@
-// The options of `sashite match` and their command-line form.
+// The options of `sashite match`: what it is asked to do, and their checks.
 #pragma once
 
 #include <cstdint>
@@ -6,10 +6,6 @@
 #include <vector>
 
 #include "base/status.h"
-
-namespace CLI {
-class App;
-}
 
 namespace tools {
 
@@ -58,19 +54,8 @@ int planned_games(const MatchOptions& o);
 base::Status parse_time_control(const std::string& text, int64_t& main_time_ms,
                                 int64_t& increment_ms);
 
-// Adds the options, flags and their checks to `sub` (the "match" subcommand), storing into
-// `o`, which must outlive the parse.
-void add_match_options(CLI::App& sub, MatchOptions& o);
-
 // The checks the parser cannot make (one clock or --nodes or --depth, K=V forms, the time
 // control and SPRT forms).
 base::Status validate_match_options(const MatchOptions& o);
 
 }  // namespace tools
-
-// `sashite match`: plays the games, prints the running score and the Elo estimate, writes
-// the records. Returns the exit code: 0 when every game was played, 1 when the match had to
-// stop (an engine cannot be run), 2 for bad options. Defined in app/match_command.cpp.
-int run_match_command(const tools::MatchOptions& options);
-// The same with its own parser: argv[0] is the command's name, the rest the options.
-int run_match_command(int argc, char** argv);

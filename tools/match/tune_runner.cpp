@@ -212,4 +212,13 @@ Status run_tune(const TuneOptions& o, std::ostream& out) {
   return failure;
 }
 
+Status write_spsa_defaults(const std::string& path, std::ostream& out) {
+  const std::string text = format_spsa_params(
+      engine_search_params(),
+      "sashite's search and time parameters, their defaults (engine/search_params.cpp)");
+  if (Status s = base::replace_file(path, text); !s) return s;
+  out << "tune: wrote " << engine_search_params().size() << " parameters to " << path << "\n";
+  return Status::ok();
+}
+
 }  // namespace tools

@@ -36,6 +36,10 @@ struct TuneOptions {
 // tuning file's form, from their declarations.
 std::vector<SpsaParam> engine_search_params();
 
+// `sashite tune --write-defaults FILE`: engine_search_params() with their defaults, in the form
+// run_tune reads (replacing `path`), then "tune: wrote N parameters to FILE" on `out`.
+base::Status write_spsa_defaults(const std::string& path, std::ostream& out);
+
 // Runs the tuning: reads the parameters, resumes the state when its file exists (the same
 // parameters, in the same order), plays the remaining pairs (options.jobs at a time; each
 // pair's perturbation and opening drawn from the seed and its iteration number, so a resumed

@@ -1,4 +1,6 @@
 // `sashite records check PATH...`: parses and replays every CSA record under the given paths.
+#include "tools/records/records_check.h"
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -7,12 +9,8 @@
 #include "shogi/csa_record.h"
 #include "shogi/position.h"
 
-// Checks CSA records under `paths`: files, or directories searched recursively for *.csa.
-// Each record is read with read_csa_record, which replays every move, and its end checked
-// against its moves (csa_record_ending_problem). Prints one line per
-// failure ("PATH:LINE:COL: message"), then "records: N ok, M failed". A path that does not
-// exist counts as one failure. Returns 0 when nothing failed, 1 when something did, 2 when no
-// path was given.
+namespace tools {
+
 int run_records_check(const std::vector<std::string>& paths) {
   if (paths.empty()) {
     std::fprintf(stderr, "usage: sashite records check PATH...\n");
@@ -53,9 +51,4 @@ int run_records_check(const std::vector<std::string>& paths) {
   return failed == 0 ? 0 : 1;
 }
 
-// The same, main-style: argv[0] is the command's name (ignored), argv[1..argc-1] the paths.
-int run_records_check(int argc, char** argv) {
-  std::vector<std::string> paths;
-  for (int i = 1; i < argc; ++i) paths.emplace_back(argv[i]);
-  return run_records_check(paths);
-}
+}  // namespace tools

@@ -24,9 +24,6 @@
 
 #include "base/status.h"
 
-namespace CLI {
-class App;
-}
 namespace client {
 class StatusBoard;
 }
@@ -54,10 +51,6 @@ struct ServerOptions {
   std::string status_bind = "127.0.0.1";  // its address (other than loopback: a token)
   std::string status_token;               // its secret (SASHITE_STATUS_TOKEN), "" for none
 };
-
-// Adds the options of `sashite server` to `sub`, storing into `o` (which must outlive the
-// parse). Defined in app/server_command.cpp.
-void add_server_options(CLI::App& sub, ServerOptions& o);
 
 // The server. Runs on the thread that calls run(); stop() may be called from any thread.
 class CsaServer {
@@ -89,7 +82,3 @@ class CsaServer {
 };
 
 }  // namespace tools
-
-// `sashite server`: prints "listening on HOST:PORT", then serves. Returns 0, or 1 when it
-// cannot listen. Defined in app/server_command.cpp.
-int run_server_command(const tools::ServerOptions& options);

@@ -1,0 +1,38 @@
+// `sashite mate`: mate problems solved one by one, or compared under several SVM controls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <string>
+
+namespace tools {
+
+// The command line's options, with its defaults.
+struct MateCommandOptions {
+  std::string algo = "pds";
+  uint64_t nodes = 1'000'000;
+  std::string svm;
+  std::string control = "none";
+  size_t table_mb = 1024;
+  int64_t time_ms = -1;
+  int max_ply = 4000;
+  double epsilon = 0.25;
+  bool shortest = false;
+  int a = 0;                // 0: the control's default (init 5, threshold 7)
+  double multiplier = 1.0;  // --control limit
+  std::string compare;      // "none,init,threshold": the comparison tables instead
+  std::string details;      // --compare: per-position TSV
+};
+
+// Reads the problems (one SFEN a line) from `in` and solves them under `o.control`, printing
+// a line per problem and the totals on `out` (tools/mate/mate_bench.h), or with `o.compare`
+// solves each under every control of the list and prints the comparison tables
+// (tools/mate/mate_compare.h). Returns the exit code: 1 when a problem could not be read or
+// the model or the details file could not be opened, 2 for an unknown control or threshold
+// with df-pn; the errors go to `err` as "mate: ...".
+int run_mate_command(const MateCommandOptions& o, std::istream& in, std::ostream& out,
+                     std::ostream& err);
+
+}  // namespace tools
