@@ -32,9 +32,9 @@ extern "C" void on_quit_signal(int) {
 }  // namespace
 
 void add_csa_options(CLI::App& app, CsaCommandOptions& o) {
-  app.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile check: a configuration file that cannot be read is a configuration
+  // error, exit 1 (the systemd unit does not restart after it), not CLI11's 105.
+  app.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")->required();
   app.add_option("--host", o.host, "server host (overrides server.host)");
   app.add_option("--port", o.port, "server port (overrides server.port)")
       ->check(CLI::Range(1, 65535));
