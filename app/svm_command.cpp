@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -87,6 +88,9 @@ void run_data(DataOptions o) {
   const tools::MateLabeller label = tools::find_mate_labeller(o.labeller, s);
   if (!s) fail_command("svm data", s.message());
   o.data.records_dir = o.records;
+  // Checked before --out is truncated: a mistyped directory must not empty a dataset.
+  if (std::error_code ec; !std::filesystem::is_directory(o.records, ec))
+    fail_command("svm data", o.records + ": not a directory");
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
   if (!out) fail_command("svm data", o.out + ": cannot write");
   tools::SvmDataStats stats;
