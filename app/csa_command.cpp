@@ -11,9 +11,9 @@
 CommandRun add_csa_options(CLI::App& sub) {
   auto options = std::make_shared<client::CsaCommandOptions>();
   client::CsaCommandOptions& o = *options;
-  sub.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile check: a configuration file that cannot be read is a configuration
+  // error, exit 1 (the systemd unit does not restart after it), not CLI11's 105.
+  sub.add_option("--config", o.config_path, "TOML configuration (see config/*.toml)")->required();
   sub.add_option("--host", o.host, "server host (overrides server.host)");
   sub.add_option("--port", o.port, "server port (overrides server.port)")
       ->check(CLI::Range(1, 65535));

@@ -8,6 +8,34 @@
 #include "app/command.h"
 #include "base/version.h"
 
+namespace {
+
+// CLI11 answers a word that names no subcommand ("sashite bnech") with "A subcommand is
+// required"; this names the word instead, with CLI11's exit code for an argument it did not
+// expect (109). Returns 0 when every word before the first option names a subcommand.
+int check_subcommand_words(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path = "sashite";
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    if (at->get_subcommands([](const CLI::App*) { return true; }).empty()) break;  // its arguments
+    const CLI::App* next = nullptr;
+    try {
+      next = at->get_subcommand(argv[i]);
+    } catch (const CLI::OptionNotFound&) {
+    }
+    if (!next) {
+      std::cerr << path << ": unknown subcommand '" << argv[i]
+                << "'\nRun with --help for more information.\n";
+      return static_cast<int>(CLI::ExitCodes::ExtrasError);
+    }
+    path += " " + next->get_name();
+    at = next;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"sashite: a computer-shogi system (engine, CSA client, book and tools)"};
   app.require_subcommand(1);
@@ -30,6 +58,7 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (const int code = check_subcommand_words(app, argc, argv)) return code;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -327,6 +328,9 @@ Status parse_csa_config(const std::string& text, const std::string& name, CsaCon
 Status load_csa_config(const std::string& path, CsaConfig& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error("cannot open configuration file " + path);
+  // A directory opens, then reads as an empty file: the error would be a missing login name.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return Status::error("configuration file " + path + " is a directory");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_csa_config(text.str(), path, out);

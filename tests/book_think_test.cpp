@@ -257,6 +257,28 @@ TEST_CASE("book think: the tree asks every engine at every node, children dedupl
   CHECK(s.message().find("'5e5d'") != std::string::npos);
 }
 
+TEST_CASE("book think: tree depth 1 scores the engines' best moves with their own scores") {
+  shogi::Position root;
+  const ThinkSearch search = [](int e, const std::vector<shogi::Move>& path, ThinkAnswer& a) {
+    CHECK(path.empty());  // only the root is searched
+    a.best_move = e == 1 ? "2g2f" : "7g7f";
+    a.value = e == 1 ? 50 : 10 + 10 * e;  // 7g7f: 10 and 30; 2g2f: 50
+    a.depth = 6;
+    return base::Status::ok();
+  };
+  ThinkNode tree;
+  REQUIRE(expand_think_tree(root, 3, 1, search, tree).is_ok());
+  ThinkValuation how;
+  how.search_depth = 6;
+  const std::vector<ScoredThinkMove> moves = score_root_moves(tree, how);
+  REQUIRE(moves.size() == 2);
+  CHECK(moves[0].move == usi_move(root, "7g7f"));
+  CHECK(moves[0].value == 20);  // the mean of the two engines that named it
+  CHECK(moves[0].depth == 6);   // search depth 6 + tree depth 1 - 1
+  CHECK(moves[1].move == usi_move(root, "2g2f"));
+  CHECK(moves[1].value == 50);
+}
+
 TEST_CASE("book think: shards split the work, SFEN files, engine options") {
   ThinkShard shard;
   CHECK(parse_think_shard("1/3", shard).is_ok());

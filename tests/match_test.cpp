@@ -657,32 +657,30 @@ void play_ours_against(const std::string& other, const std::vector<std::string>&
   }
 }
 
-bool installed(const char* path) {
-  if (::access(path, X_OK) == 0) return true;
-  MESSAGE(path << " is not installed: skipped");
-  return false;
+// Fails the test when the reference engine at `path` (Debian `package`) is missing.
+void require_installed(const char* path, const char* package) {
+  REQUIRE_MESSAGE(::access(path, X_OK) == 0,
+                  path << " is missing (Debian " << package << "): make deps installs it");
 }
 
 }  // namespace
 
 TEST_SUITE("slow") {
   TEST_CASE("match: our engine against gpsusi, 8 plies") {
-    if (!installed("/usr/games/gpsusi")) return;
+    require_installed("/usr/games/gpsusi", "gpsshogi");
     play_ours_against("/usr/games/gpsusi", {}, true, 1000, 8);  // gpsusi needs >= 1000 ms
   }
 
   TEST_CASE("match: fairy-stockfish against our engine, 8 plies") {
-    if (!installed("/usr/games/fairy-stockfish")) return;
+    require_installed("/usr/games/fairy-stockfish", "fairy-stockfish");
     play_ours_against("/usr/games/fairy-stockfish", {"UCI_Variant=shogi"}, false, 300, 8);
   }
 
   TEST_CASE("match: gpsusi against fairy-stockfish, a few plies") {
     const char* gps = "/usr/games/gpsusi";
     const char* fairy = "/usr/games/fairy-stockfish";
-    if (::access(gps, X_OK) != 0 || ::access(fairy, X_OK) != 0) {
-      MESSAGE("gpsusi or fairy-stockfish is not installed: skipped");
-      return;
-    }
+    require_installed(gps, "gpsshogi");
+    require_installed(fairy, "fairy-stockfish");
     TempDir dir;
     MatchOptions o;
     o.engine1 = gps;

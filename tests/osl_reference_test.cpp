@@ -26,7 +26,8 @@ const std::string kOslHome = "/usr/share/gpsshogi-data";
 
 void require_loaded() {
   static const Status loaded = load_reference_evaluation(kOslHome);
-  REQUIRE_MESSAGE(loaded.is_ok(), loaded.message());
+  REQUIRE_MESSAGE(loaded.is_ok(), loaded.message()
+                                      << " (Debian gpsshogi-data: make deps installs it)");
 }
 
 TrainingPosition position_with_move(const std::string& sfen, const std::string& usi) {

@@ -212,7 +212,12 @@ Status Network::save(const std::string& path) const { return replace_file(path, 
 Status Network::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error("NNUE file '" + path + "': cannot open it");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {  // libstdc++'s filebuf throws on a read error (a directory) under this iterator
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    return Status::error("NNUE file '" + path + "': cannot read it: " + e.code().message());
+  }
   if (in.bad()) return Status::error("NNUE file '" + path + "': read error");
   return parse(bytes, path);
 }

@@ -64,6 +64,14 @@ ThinkValue evaluate_think_node(const ThinkNode& node, const ThinkValuation& how)
 std::vector<ScoredThinkMove> score_root_moves(const ThinkNode& root, const ThinkValuation& how) {
   std::vector<ScoredThinkMove> moves;
   for (const ThinkNode::Child& child : root.children) {
+    if (child.node->answers.empty()) {  // not searched (tree depth 1): its engines' own scores
+      std::vector<ThinkAnswer> named;
+      for (const ThinkAnswer& a : root.answers)
+        if (a.best_move == shogi::format_usi_move(child.move)) named.push_back(a);
+      const ThinkValue v = combine_answers(named, how);
+      if (v.value) moves.push_back({child.move, *v.value, v.depth});
+      continue;
+    }
     const ThinkValue v = evaluate_think_node(*child.node, how);
     if (!v.value) continue;
     moves.push_back({child.move, -*v.value, v.depth + 1});
@@ -73,12 +81,8 @@ std::vector<ScoredThinkMove> score_root_moves(const ThinkNode& root, const Think
 
 namespace {
 
-Status expand(Position& pos, int engine_count, int levels_left, const ThinkSearch& search,
-              std::vector<Move>& path, ThinkNode& node) {
-  node.answers.assign(size_t(engine_count), ThinkAnswer());
-  for (int e = 0; e < engine_count; ++e)
-    if (Status s = search(e, path, node.answers[size_t(e)]); !s) return s;
-  if (levels_left <= 1) return Status::ok();
+// Adds the distinct legal best moves of `node`'s answers as its children, not searched.
+Status add_best_moves(const Position& pos, int engine_count, ThinkNode& node) {
   for (int e = 0; e < engine_count; ++e) {
     const std::string& word = node.answers[size_t(e)].best_move;
     if (word == "resign" || word == "win" || word.empty()) continue;
@@ -91,6 +95,16 @@ Status expand(Position& pos, int engine_count, int levels_left, const ThinkSearc
     if (seen) continue;
     node.children.push_back({m, std::make_unique<ThinkNode>()});
   }
+  return Status::ok();
+}
+
+Status expand(Position& pos, int engine_count, int levels_left, const ThinkSearch& search,
+              std::vector<Move>& path, ThinkNode& node) {
+  node.answers.assign(size_t(engine_count), ThinkAnswer());
+  for (int e = 0; e < engine_count; ++e)
+    if (Status s = search(e, path, node.answers[size_t(e)]); !s) return s;
+  if (levels_left <= 1) return Status::ok();
+  if (Status s = add_best_moves(pos, engine_count, node); !s) return s;
   for (ThinkNode::Child& child : node.children) {
     pos.do_move(child.move);
     path.push_back(child.move);
@@ -109,7 +123,10 @@ Status expand_think_tree(const Position& root, int engine_count, int tree_depth,
   Position pos = root;
   std::vector<Move> path;
   out = ThinkNode();
-  return expand(pos, engine_count, tree_depth, search, path, out);
+  if (Status s = expand(pos, engine_count, tree_depth, search, path, out); !s) return s;
+  // One level: the root's moves are still the engines' best moves, children not searched
+  // (score_root_moves values them by the scores of the engines that named them).
+  return tree_depth == 1 ? add_best_moves(pos, engine_count, out) : Status::ok();
 }
 
 }  // namespace tools

@@ -16,7 +16,9 @@
 //   - an inner node takes the best child: max over its children of -value(child). A child
 //     with no value (no engine gave a score anywhere below it) is left out; when every child
 //     is, the node falls back to its own engines' scores, as a leaf.
-//   - each root move gets -value(P after the move): these are the book move values.
+//   - each root move gets -value(P after the move): these are the book move values. With
+//     T = 1 the children of P are not searched: each gets the scores of the engines that
+//     named it at P, combined as at a leaf (their own values of P, so not negated).
 // Depths: a leaf's depth is the search depth (--depth D; with --movetime the lowest depth the
 // scoring engines reported), an inner node's the depth of the child its value comes from plus
 // one. With --depth D and a full tree a root move gets D + T - 1: the plies from P the value
@@ -94,7 +96,8 @@ struct ScoredThinkMove {
   int value = 0;
   int depth = 0;
 };
-// The root's children with a value, in child order.
+// The root's children with a value, in child order (a child not searched, as with tree depth
+// 1, valued by the root's answers that named it).
 std::vector<ScoredThinkMove> score_root_moves(const ThinkNode& root, const ThinkValuation& how);
 
 // Runs one search: engine `engine_index` searches the root position after `path` (moves
@@ -103,7 +106,8 @@ using ThinkSearch = std::function<base::Status(
     int engine_index, const std::vector<shogi::Move>& path, ThinkAnswer& answer)>;
 
 // Builds the tree of `root` to `tree_depth` levels with `engine_count` engines, calling
-// `search` for every (node, engine) pair, depth first, children in order. A best move that is
+// `search` for every (node, engine) pair, depth first, children in order; with tree_depth 1
+// the root still gets its children, not searched (empty answers). A best move that is
 // not a legal move here ("resign", "win", or an illegal one) adds no child; an illegal one is
 // an error naming the engine, the position and the move.
 // REQUIRES: tree_depth >= 1, engine_count >= 1.

@@ -128,7 +128,12 @@ std::string gensfen_file_bytes(const std::vector<GensfenRecord>& records) {
 Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error(path + ": cannot open");
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string data;
+  try {  // libstdc++'s filebuf throws on a read error (a directory) under this iterator
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    return Status::error(path + ": cannot read: " + e.code().message());
+  }
   const auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (data.size() < kGensfenHeaderSize || std::memcmp(p, kMagic, 16) != 0)
     return Status::error(path + ": not a gensfen file (no SASHITE-GENSFEN header)");

@@ -129,7 +129,11 @@ Status read_teach_file(const std::string& path, std::unordered_set<uint64_t>& ke
   {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::error(path + ": cannot be read");
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    try {  // libstdc++'s filebuf throws on a read error (a directory) under this iterator
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::ios_base::failure& e) {
+      return Status::error(path + ": cannot be read: " + e.code().message());
+    }
   }
   if (!text.empty() && text.back() != '\n') {
     const size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;

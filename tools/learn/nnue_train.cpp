@@ -201,7 +201,12 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
                        double& best_holdout, uint64_t positions, const NnueTrainOptions& o) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error("checkpoint '" + path + "': cannot open it");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {  // libstdc++'s filebuf throws on a read error (a directory) under this iterator
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    return Status::error("checkpoint '" + path + "': cannot read it: " + e.code().message());
+  }
   CheckpointHeader h{};
   const size_t expected = sizeof h + 3 * NnueModel::kParamNb * sizeof(float);
   if (bytes.size() < sizeof h) return Status::error("checkpoint '" + path + "': too short");

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -110,6 +111,9 @@ Status run_svm_data(SvmDataCommandOptions o) {
   const MateLabeller label = find_mate_labeller(o.labeller, s);
   if (!s) return s;
   o.data.records_dir = o.records;
+  // Checked before --out is truncated: a mistyped directory must not empty a dataset.
+  if (std::error_code ec; !std::filesystem::is_directory(o.records, ec))
+    return Status::error(o.records + ": not a directory");
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
   if (!out) return Status::error(o.out + ": cannot write");
   SvmDataStats stats;
