@@ -52,8 +52,8 @@ Engine::Engine() : search_(std::make_unique<SearchManager>()) {
                     "file is an NNUE network.")
       .on_change = [this](const Option&) { weights_loaded_ = false; };
   // Default: fixed. Futility pruning margin: chosen by target precision (dynamic), fixed,
-  // or off. Fixed is the default by measurement: with the shipped weights and book, dynamic
-  // lost to it at every target swept, at fixed nodes and at 10+0.1 s (the commit messages).
+  // or off. Fixed is the default by measurement: dynamic lost to it at fixed nodes and at
+  // 10 s + 0.1 s with the shipped weights and book (docs/search-parameters.md).
   options_
       .add_combo("FutilityMode", "fixed", {"dynamic", "paper", "fixed", "off"},
                  "Futility pruning's margin: fixed, chosen online by target precision (dynamic; "
