@@ -15,31 +15,33 @@
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
 
-allowed() {  # allowed <file> -> the directories it may include from
+allowed() {  # allowed <file>: sets dirs, the directories it may include from
   case "$1" in
-    base/*) echo "base" ;;
-    shogi/*) echo "base shogi" ;;
-    engine/*) echo "base shogi engine" ;;
-    book/engine_book.*) echo "base shogi engine book" ;;
-    book/*) echo "base shogi book" ;;
-    usi/*) echo "base shogi usi" ;;
-    client/*) echo "base shogi engine book usi client" ;;
-    tools/*) echo "base shogi engine book usi client tools" ;;
-    *) echo "*" ;;
+    base/*) dirs="base" ;;
+    shogi/*) dirs="base shogi" ;;
+    engine/*) dirs="base shogi engine" ;;
+    book/engine_book.*) dirs="base shogi engine book" ;;
+    book/*) dirs="base shogi book" ;;
+    usi/*) dirs="base shogi usi" ;;
+    client/*) dirs="base shogi engine book usi client" ;;
+    tools/*) dirs="base shogi engine book usi client tools" ;;
+    *) dirs="*" ;;
   esac
 }
 
 bad=0
-while IFS= read -r -d '' file; do
-  dirs=$(allowed "$file")
+# One grep over the tree and no subshell per line: this runs on every build.
+while IFS=: read -r file line text; do
+  allowed "$file"
   [ "$dirs" = "*" ] && continue
-  while IFS=: read -r line text; do
-    target=${text#*\"}; target=${target%%\"*}
-    case " $dirs " in
-      *" ${target%%/*} "*) ;;
-      *) echo "$file:$line: includes \"$target\"; its layer may include only from: $dirs" >&2
-         bad=1 ;;
-    esac
-  done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$file" || true)
-done < <(find base shogi engine book usi client tools -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.inc' \) -print0)
+  target=${text#*\"}
+  target=${target%%\"*}
+  case " $dirs " in
+    *" ${target%%/*} "*) ;;
+    *) echo "$file:$line: includes \"$target\"; its layer may include only from: $dirs" >&2
+       bad=1 ;;
+  esac
+done < <(grep -rn --include='*.h' --include='*.cpp' --include='*.inc' \
+           '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' \
+           base shogi engine book usi client tools || true)
 exit $bad
