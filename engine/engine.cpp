@@ -444,12 +444,31 @@ Status check_piece_set(const Position& pos) {
   return Status::ok();
 }
 
+Status Engine::set_position(const Position& root, const std::vector<Move>& moves) {
+  if (Status status = check_piece_set(root); !status) return status;
+  Position pos = root;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (!pos.is_pseudo_legal(moves[i]) || !pos.is_legal(moves[i]))
+      return Status::error("move " + std::to_string(i + 1) + " of the position: " +
+                           format_usi_move(moves[i]) + " is not legal in " + pos.sfen());
+    pos.do_move(moves[i]);
+  }
+  search_->wait();
+  position_ = std::move(pos);
+  return Status::ok();
+}
+
 Status Engine::set_position(std::string_view sfen_or_startpos,
                             const std::vector<std::string>& moves) {
-  Position pos;
-  Status status = pos.set_sfen(sfen_or_startpos);
+  Position root;
+  Status status = root.set_sfen(sfen_or_startpos);
   if (!status) return status;
-  if (status = check_piece_set(pos); !status) return status;
+  if (status = check_piece_set(root); !status) return status;
+  // The moves are read against the position they are played in, then checked again (cheaply)
+  // by the overload above.
+  Position pos = root;
+  std::vector<Move> parsed;
+  parsed.reserve(moves.size());
   for (size_t i = 0; i < moves.size(); ++i) {
     Move m;
     status = parse_usi_move(pos, moves[i], m);
@@ -457,10 +476,9 @@ Status Engine::set_position(std::string_view sfen_or_startpos,
       return Status::error("move " + std::to_string(i + 1) +
                            " of the position: " + status.message());
     pos.do_move(m);
+    parsed.push_back(m);
   }
-  search_->wait();
-  position_ = std::move(pos);
-  return Status::ok();
+  return set_position(root, parsed);
 }
 
 void Engine::go(const SearchLimits& limits) {

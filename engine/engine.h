@@ -108,8 +108,12 @@ class Engine {
   // Forgets everything learned from the previous game (hash, history, statistics that are
   // per game) so that the same search twice after new_game gives the same nodes.
   void new_game();
-  // `position` as USI sends it: "startpos" or an SFEN, then moves in USI notation. On error
-  // the current position is kept and the error names the bad part.
+  // The game position: `root` as it stands (with any history it holds) and the moves played
+  // from it, kept as history for repetition. On error (a piece set no game reaches, a move
+  // not legal where it is played) the current position is kept and the error names the bad
+  // part.
+  Status set_position(const Position& root, const std::vector<Move>& moves);
+  // The same from text, as USI sends it: "startpos" or an SFEN, then moves in USI notation.
   Status set_position(std::string_view sfen_or_startpos, const std::vector<std::string>& moves);
   const Position& position() const { return position_; }
 
