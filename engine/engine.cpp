@@ -9,6 +9,7 @@
 #include "base/shipped_file.h"
 #include "engine/eval/weights.h"
 #include "engine/mate/svm_model.h"
+#include "engine/mate_runner.h"
 #include "engine/names.h"
 #include "engine/search.h"
 #include "shogi/notation.h"
@@ -32,7 +33,8 @@ FutilityController::Mode futility_mode(const std::string& name) {
 
 }  // namespace
 
-Engine::Engine() : search_(std::make_unique<SearchManager>()) {
+Engine::Engine()
+    : search_(std::make_unique<SearchManager>()), mate_(std::make_unique<MateRunner>()) {
   // Default: 256. The transposition table in megabytes.
   options_.add_spin("USI_Hash", 256, 1, 1 << 20, "The transposition table, in MB.").on_change =
       [this](const Option& o) { search_->resize_tt(size_t(o.as_int())); };
@@ -314,8 +316,8 @@ Status Engine::load_book() {
 }
 
 Engine::~Engine() {
-  search_->stop();
-  search_->wait();
+  stop();
+  wait();
 }
 
 void Engine::apply_time_options() {
@@ -486,9 +488,22 @@ void Engine::go(const SearchLimits& limits) {
   search_->start(position_, with_option_limits(limits), on_info_, on_result_);
 }
 
-void Engine::stop() { search_->stop(); }
+void Engine::stop() {
+  search_->stop();
+  mate_->stop();
+}
+
 void Engine::ponderhit() { search_->ponderhit(); }
-void Engine::wait() { search_->wait(); }
+
+void Engine::wait() {
+  mate_->wait();
+  search_->wait();
+}
+
+void Engine::go_mate(int64_t time_ms) {
+  mate_->start(position_, time_ms, size_t(options_.get_int("MateHash")), on_mate_info_,
+               on_mate_result_);
+}
 
 SearchResult Engine::search(const SearchLimits& limits) {
   prepare();
