@@ -17,13 +17,6 @@
 namespace engine {
 namespace {
 
-BookMode book_mode(const std::string& name) {
-  if (name == "exact") return BookMode::kExact;
-  if (name == "simple") return BookMode::kSimple;
-  if (name == "off") return BookMode::kOff;
-  return BookMode::kRelation;
-}
-
 FutilityController::Mode futility_mode(const std::string& name) {
   if (name == "fixed") return FutilityController::Mode::kFixed;
   if (name == "paper") return FutilityController::Mode::kPaper;
@@ -284,7 +277,8 @@ void Engine::set_book_loader(BookLoader loader) {
 void Engine::apply_book() {
   BookGuidance g;
   g.advisor = options_.get_bool("USI_OwnBook") ? book_ : nullptr;
-  g.request.mode = book_mode(options_.get_string("BookMode"));
+  g.request.mode = BookMode::kRelation;  // the combo allows only the modes' names
+  parse_book_mode(options_.get_string("BookMode"), g.request.mode);
   g.request.k = int(options_.get_int("BookSimilarPositions"));
   g.request.max_distance = int(options_.get_int("BookMaxDistance"));
   g.request.narrow_cut_percent = int(options_.get_int("BookNarrowCut"));
