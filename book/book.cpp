@@ -13,29 +13,6 @@ namespace book {
 using shogi::Move;
 using shogi::Position;
 
-const char* book_mode_name(BookMode mode) {
-  switch (mode) {
-    case BookMode::kOff:
-      return "off";
-    case BookMode::kExact:
-      return "exact";
-    case BookMode::kSimple:
-      return "simple";
-    case BookMode::kRelation:
-      return "relation";
-  }
-  return "off";
-}
-
-bool parse_book_mode(const std::string& text, BookMode& out) {
-  for (BookMode m : {BookMode::kOff, BookMode::kExact, BookMode::kSimple, BookMode::kRelation})
-    if (text == book_mode_name(m)) {
-      out = m;
-      return true;
-    }
-  return false;
-}
-
 namespace {
 
 constexpr uint64_t kSlotMultiplier = 0x9E3779B97F4A7C15ull;

@@ -9,16 +9,17 @@
 #include "book/book_entry.h"
 #include "book/position_index.h"
 #include "book/similarity.h"
+#include "engine/book_mode.h"
 #include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace book {
 
-enum class BookMode { kOff, kExact, kSimple, kRelation };
-
-// "off", "exact", "simple", "relation"; parse returns false on other text.
-const char* book_mode_name(BookMode mode);
-bool parse_book_mode(const std::string& text, BookMode& out);
+// The engine's declaration (engine/book_mode.h): the mode the engine asks for is the mode
+// the book retrieves by.
+using engine::book_mode_name;
+using engine::BookMode;
+using engine::parse_book_mode;
 
 // A retrieved book position. distance: the simple difference (kExact, kSimple) or the
 // relation-number weighted difference (kRelation).

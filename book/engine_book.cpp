@@ -6,28 +6,11 @@
 #include "book/book_db.h"
 
 namespace book {
-namespace {
-
-BookMode to_book_mode(engine::BookMode mode) {
-  switch (mode) {
-    case engine::BookMode::kExact:
-      return BookMode::kExact;
-    case engine::BookMode::kSimple:
-      return BookMode::kSimple;
-    case engine::BookMode::kRelation:
-      return BookMode::kRelation;
-    case engine::BookMode::kOff:
-      break;
-  }
-  return BookMode::kOff;
-}
-
-}  // namespace
 
 std::vector<engine::BookSuggestion> EngineBook::suggest(const shogi::Position& pos,
                                                         const engine::BookRequest& request) const {
   std::vector<engine::BookSuggestion> out;
-  const BookMode mode = to_book_mode(request.mode);
+  const BookMode mode = request.mode;
   if (mode == BookMode::kOff) return out;
   const ProbeResult probe =
       book_.probe(pos, mode, std::max(request.k, 1), double(request.max_distance));

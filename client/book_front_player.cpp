@@ -3,8 +3,6 @@
 
 #include <utility>
 
-#include "shogi/notation.h"
-
 namespace client {
 
 void BookFrontPlayer::set_log(LogSink sink) {
@@ -20,14 +18,7 @@ void BookFrontPlayer::new_game(const GameSummary& summary) {
 
 std::optional<EngineMove> BookFrontPlayer::book_move(const SearchRequest& request) {
   if (out_of_book_ || !book_.active()) return std::nullopt;
-  shogi::Position pos;
-  if (!pos.set_sfen(request.sfen)) return std::nullopt;
-  for (const std::string& text : request.usi_moves) {
-    shogi::Move m;
-    if (!shogi::parse_usi_move(pos, text, m)) return std::nullopt;
-    pos.do_move(m);
-  }
-  const std::optional<BookPlay> play = book_.choose(pos);
+  const std::optional<BookPlay> play = book_.choose(request.position());
   if (!play || (!play->exact && play->distance > max_play_distance_)) return std::nullopt;
   EngineMove move;
   move.kind = EngineMove::Kind::kMove;

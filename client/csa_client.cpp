@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <variant>
 
+#include "shogi/notation.h"
+
 namespace client {
 
 namespace {
@@ -250,7 +252,8 @@ void CsaClient::execute(const Action& a) {
     connect_at_ms_ = now_ms() + delay;
   } else if (auto* s = std::get_if<action::StartSearch>(&a)) {
     if (s->request.limits.ponder)
-      log_->debug("search {} started: pondering on {}", s->request.id, s->request.usi_moves.back());
+      log_->debug("search {} started: pondering on {}", s->request.id,
+                  shogi::format_usi_move(s->request.moves.back()));
     else
       log_->debug("search {} started; deadline in {} ms", s->request.id,
                   s->request.deadline_ms - now_ms());

@@ -331,8 +331,10 @@ void CsaSession::begin_game() {
   us_ = summary_.your_turn;
   position_ = summary_.position();
   clock_ = GameClock::from_summary(summary_, config_.clock);
-  sfen_ = shogi::format_sfen(summary_.initial);
-  usi_moves_.clear();
+  // position_ is root_ with moves_ played. The summary's parser checked the setup.
+  root_ = shogi::Position();
+  (void)root_.set(summary_.initial);
+  moves_.clear();
   record_ = shogi::CsaRecord();
   record_.black_name = summary_.names[shogi::kBlack];
   record_.white_name = summary_.names[shogi::kWhite];
@@ -348,7 +350,7 @@ void CsaSession::begin_game() {
   if (summary_.declaration == "Jishogi 1.1") record_.info.push_back({"JISHOGI", "27"});
   record_.initial = summary_.initial;
   for (const SummaryMove& m : summary_.moves) {
-    usi_moves_.push_back(shogi::format_usi_move(m.move));
+    moves_.push_back(m.move);
     shogi::CsaRecordMove rm{m.move, m.text, std::nullopt, {}};
     if (m.t_milli) rm.time_ms = clock_.t_to_ms(*m.t_milli);
     record_.moves.push_back(std::move(rm));
@@ -375,8 +377,8 @@ void CsaSession::begin_game() {
 SearchRequest CsaSession::search_request() {
   SearchRequest r;
   r.id = search_id_;
-  r.sfen = sfen_;
-  r.usi_moves = usi_moves_;
+  r.root = root_;
+  r.moves = moves_;
   r.us = us_;
   r.limits = clock_.search_limits(us_, rtt_ms_, config_.margin_ms, config_.unlimited_move_ms);
   const int64_t limit = clock_.rules(us_).unlimited
@@ -385,6 +387,12 @@ SearchRequest CsaSession::search_request() {
   r.started_ms = turn_start_ms_;
   r.deadline_ms = turn_start_ms_ + limit;
   return r;
+}
+
+shogi::Position SearchRequest::position() const {
+  shogi::Position pos = root;
+  for (shogi::Move m : moves) pos.do_move(m);
+  return pos;
 }
 
 void CsaSession::start_search() {
@@ -423,7 +431,7 @@ void CsaSession::start_ponder() {
   ponder_move_usi_ = shogi::format_usi_move(legal_reply);
   // The clocks as they will be if the opponent plays it at once: ours is what it is now.
   SearchRequest r = search_request();
-  r.usi_moves.push_back(ponder_move_usi_);
+  r.moves.push_back(legal_reply);
   r.limits.ponder = true;
   r.deadline_ms = kNever;
   actions_.push_back(action::StartSearch{std::move(r)});
@@ -535,7 +543,7 @@ void CsaSession::apply_move(const ServerLine& line) {
         line.move.comment);  // the opponent's floodgate comment, as floodgate keeps it
   }
   position_.do_move(m);
-  usi_moves_.push_back(shogi::format_usi_move(m));
+  moves_.push_back(m);
   record_.moves.push_back(std::move(rm));
   actions_.push_back(action::RecordUpdated{});
   turn_start_ms_ = now_ms_;

@@ -79,12 +79,15 @@ std::string unsupported_reason(const GameSummary& summary);
 // What the engine must search for our move.
 struct SearchRequest {
   uint64_t id = 0;
-  std::string sfen;                    // the game's base position (Engine::set_position)
-  std::vector<std::string> usi_moves;  // every move since, in USI
+  shogi::Position root;            // the game's base position (Engine::set_position)
+  std::vector<shogi::Move> moves;  // every move since; the session played each (legal)
   shogi::Color us = shogi::kBlack;
   engine::SearchLimits limits;  // GameClock::search_limits
   int64_t started_ms = 0;       // local time our turn began
   int64_t deadline_ms = 0;      // the move must be sent before this (StopSearch then)
+
+  // The position to search: root with the moves played.
+  shogi::Position position() const;
 };
 
 // The engine's answer to a SearchRequest.
@@ -289,8 +292,8 @@ class CsaSession {
   GameClock clock_;
   shogi::CsaRecord record_;
   shogi::Color us_ = shogi::kBlack;
-  std::string sfen_;
-  std::vector<std::string> usi_moves_;
+  shogi::Position root_;            // the game's base position
+  std::vector<shogi::Move> moves_;  // every move since
   // The search for our move, and the move sent while waiting for its echo.
   uint64_t search_id_ = 0;
   bool searching_ = false;

@@ -110,7 +110,7 @@ void EngineAdapter::new_game(const GameSummary&) {
 void EngineAdapter::start(const SearchRequest& request, AnswerCallback answer) {
   engine_.stop();
   engine_.wait();
-  if (Status st = engine_.set_position(request.sfen, request.usi_moves); !st) {
+  if (Status st = engine_.set_position(request.root, request.moves); !st) {
     // The session built the position from moves it checked: this is a bug, so resign.
     EngineMove resign;
     resign.kind = EngineMove::Kind::kResign;

@@ -29,11 +29,11 @@ bool starts_with_word(std::string_view line, std::string_view word) {
 // "position startpos moves ..." or "position sfen ... moves ...".
 std::string position_command(const SearchRequest& r) {
   std::string s = "position ";
-  s += r.sfen == shogi::Position::kStartSfen || r.sfen == "startpos" ? std::string("startpos")
-                                                                     : "sfen " + r.sfen;
-  if (!r.usi_moves.empty()) {
+  const std::string sfen = r.root.sfen();
+  s += sfen == shogi::Position::kStartSfen ? std::string("startpos") : "sfen " + sfen;
+  if (!r.moves.empty()) {
     s += " moves";
-    for (const std::string& m : r.usi_moves) s += " " + m;
+    for (shogi::Move m : r.moves) s += " " + shogi::format_usi_move(m);
   }
   return s;
 }
@@ -550,13 +550,7 @@ void UsiEnginePlayer::go(Command& c) {
   g.pondering = c.request.limits.ponder;
   g.deadline = g.pondering ? Clock::time_point::max()
                            : c.posted + Milliseconds(c.request.deadline_ms - c.request.started_ms);
-  if (Status st = g.position.set_sfen(c.request.sfen); !st) return fallback(g, st.message());
-  for (const std::string& text : c.request.usi_moves) {
-    shogi::Move m;
-    if (Status st = shogi::parse_usi_move(g.position, text, m); !st)
-      return fallback(g, "the position's move " + text + ": " + st.message());
-    g.position.do_move(m);
-  }
+  g.position = c.request.position();
   send_go(std::move(g));
 }
 

@@ -6,15 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/book_mode.h"
 #include "engine/names.h"
 #include "shogi/position.h"
 #include "shogi/types.h"
 
 namespace engine {
-
-// How the book is consulted. kExact: the position itself must be in the book; kSimple and
-// kRelation: similar positions (docs/techniques.md §3) lend their moves.
-enum class BookMode { kOff, kExact, kSimple, kRelation };
 
 // What a probe asks for; the engine fills it from its Book* options.
 struct BookRequest {

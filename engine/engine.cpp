@@ -9,19 +9,13 @@
 #include "base/shipped_file.h"
 #include "engine/eval/weights.h"
 #include "engine/mate/svm_model.h"
+#include "engine/mate_runner.h"
 #include "engine/names.h"
 #include "engine/search.h"
 #include "shogi/notation.h"
 
 namespace engine {
 namespace {
-
-BookMode book_mode(const std::string& name) {
-  if (name == "exact") return BookMode::kExact;
-  if (name == "simple") return BookMode::kSimple;
-  if (name == "off") return BookMode::kOff;
-  return BookMode::kRelation;
-}
 
 FutilityController::Mode futility_mode(const std::string& name) {
   if (name == "fixed") return FutilityController::Mode::kFixed;
@@ -32,7 +26,8 @@ FutilityController::Mode futility_mode(const std::string& name) {
 
 }  // namespace
 
-Engine::Engine() : search_(std::make_unique<SearchManager>()) {
+Engine::Engine()
+    : search_(std::make_unique<SearchManager>()), mate_(std::make_unique<MateRunner>()) {
   // Default: 256. The transposition table in megabytes.
   options_.add_spin("USI_Hash", 256, 1, 1 << 20, "The transposition table, in MB.").on_change =
       [this](const Option& o) { search_->resize_tt(size_t(o.as_int())); };
@@ -282,7 +277,8 @@ void Engine::set_book_loader(BookLoader loader) {
 void Engine::apply_book() {
   BookGuidance g;
   g.advisor = options_.get_bool("USI_OwnBook") ? book_ : nullptr;
-  g.request.mode = book_mode(options_.get_string("BookMode"));
+  g.request.mode = BookMode::kRelation;  // the combo allows only the modes' names
+  parse_book_mode(options_.get_string("BookMode"), g.request.mode);
   g.request.k = int(options_.get_int("BookSimilarPositions"));
   g.request.max_distance = int(options_.get_int("BookMaxDistance"));
   g.request.narrow_cut_percent = int(options_.get_int("BookNarrowCut"));
@@ -314,8 +310,8 @@ Status Engine::load_book() {
 }
 
 Engine::~Engine() {
-  search_->stop();
-  search_->wait();
+  stop();
+  wait();
 }
 
 void Engine::apply_time_options() {
@@ -444,12 +440,31 @@ Status check_piece_set(const Position& pos) {
   return Status::ok();
 }
 
+Status Engine::set_position(const Position& root, const std::vector<Move>& moves) {
+  if (Status status = check_piece_set(root); !status) return status;
+  Position pos = root;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (!pos.is_pseudo_legal(moves[i]) || !pos.is_legal(moves[i]))
+      return Status::error("move " + std::to_string(i + 1) + " of the position: " +
+                           format_usi_move(moves[i]) + " is not legal in " + pos.sfen());
+    pos.do_move(moves[i]);
+  }
+  search_->wait();
+  position_ = std::move(pos);
+  return Status::ok();
+}
+
 Status Engine::set_position(std::string_view sfen_or_startpos,
                             const std::vector<std::string>& moves) {
-  Position pos;
-  Status status = pos.set_sfen(sfen_or_startpos);
+  Position root;
+  Status status = root.set_sfen(sfen_or_startpos);
   if (!status) return status;
-  if (status = check_piece_set(pos); !status) return status;
+  if (status = check_piece_set(root); !status) return status;
+  // The moves are read against the position they are played in, then checked again (cheaply)
+  // by the overload above.
+  Position pos = root;
+  std::vector<Move> parsed;
+  parsed.reserve(moves.size());
   for (size_t i = 0; i < moves.size(); ++i) {
     Move m;
     status = parse_usi_move(pos, moves[i], m);
@@ -457,10 +472,9 @@ Status Engine::set_position(std::string_view sfen_or_startpos,
       return Status::error("move " + std::to_string(i + 1) +
                            " of the position: " + status.message());
     pos.do_move(m);
+    parsed.push_back(m);
   }
-  search_->wait();
-  position_ = std::move(pos);
-  return Status::ok();
+  return set_position(root, parsed);
 }
 
 void Engine::go(const SearchLimits& limits) {
@@ -468,9 +482,22 @@ void Engine::go(const SearchLimits& limits) {
   search_->start(position_, with_option_limits(limits), on_info_, on_result_);
 }
 
-void Engine::stop() { search_->stop(); }
+void Engine::stop() {
+  search_->stop();
+  mate_->stop();
+}
+
 void Engine::ponderhit() { search_->ponderhit(); }
-void Engine::wait() { search_->wait(); }
+
+void Engine::wait() {
+  mate_->wait();
+  search_->wait();
+}
+
+void Engine::go_mate(int64_t time_ms) {
+  mate_->start(position_, time_ms, size_t(options_.get_int("MateHash")), on_mate_info_,
+               on_mate_result_);
+}
 
 SearchResult Engine::search(const SearchLimits& limits) {
   prepare();

@@ -67,6 +67,26 @@ struct SearchResult {
   uint64_t mate_calls = 0, mate_nodes = 0, mate_found = 0;
 };
 
+// A progress report of a mate search (USI `go mate`'s info lines): the solver's size so far
+// and, when it has just found a mate (shorter than any before), that mate.
+struct MateSearchInfo {
+  int depth = 0;     // plies of the shortest mate found so far; 0: none yet
+  int seldepth = 0;  // the deepest path walked
+  uint64_t nodes = 0;
+  int64_t time_ms = 0;
+  std::vector<Move> pv;  // the mate just found (depth plies); empty in a progress report
+};
+
+// The outcome of a mate search (USI `checkmate`).
+struct MateSearchResult {
+  // kUnknown: stopped, out of time, or the solver's bounded work ran out before an answer.
+  enum class Kind { kMate, kNoMate, kUnknown };
+  Kind kind = Kind::kUnknown;
+  std::vector<Move> line;        // kMate: the attacker's move first, the mating move last
+  bool proven_shortest = false;  // kMate: no shorter mate exists
+  std::string note;              // kMate without proven_shortest: why it is not proven
+};
+
 // A position a game of shogi can reach has a king and no more pieces of a kind than one set
 // holds (18 pawns; 4 lances, knights, silvers, golds; 2 bishops, rooks), promoted ones counted
 // as their kind. Composed positions beyond that are for perft tables, not for play: the USI
@@ -74,6 +94,7 @@ struct SearchResult {
 Status check_piece_set(const Position& pos);
 
 class SearchManager;  // engine/search.h
+class MateRunner;     // engine/mate_runner.h
 
 constexpr int kMaxMultiPv = 600;  // MultiPV's maximum: more than any position's legal moves
 
@@ -108,8 +129,12 @@ class Engine {
   // Forgets everything learned from the previous game (hash, history, statistics that are
   // per game) so that the same search twice after new_game gives the same nodes.
   void new_game();
-  // `position` as USI sends it: "startpos" or an SFEN, then moves in USI notation. On error
-  // the current position is kept and the error names the bad part.
+  // The game position: `root` as it stands (with any history it holds) and the moves played
+  // from it, kept as history for repetition. On error (a piece set no game reaches, a move
+  // not legal where it is played) the current position is kept and the error names the bad
+  // part.
+  Status set_position(const Position& root, const std::vector<Move>& moves);
+  // The same from text, as USI sends it: "startpos" or an SFEN, then moves in USI notation.
   Status set_position(std::string_view sfen_or_startpos, const std::vector<std::string>& moves);
   const Position& position() const { return position_; }
 
@@ -121,9 +146,22 @@ class Engine {
   // Starts searching the current position and returns at once; the result callback fires
   // when the search ends (never while pondering or infinite, until stop or ponderhit).
   void go(const SearchLimits& limits);
+  // Asks the running search, or mate search, to end now: it reports its result at once.
   void stop();
   void ponderhit();
-  void wait();  // blocks until the current search has finished
+  void wait();  // blocks until the current search or mate search has finished
+
+  using MateInfoCallback = std::function<void(const MateSearchInfo&)>;
+  using MateResultCallback = std::function<void(const MateSearchResult&)>;
+  void set_mate_info_callback(MateInfoCallback cb) { on_mate_info_ = std::move(cb); }
+  void set_mate_result_callback(MateResultCallback cb) { on_mate_result_ = std::move(cb); }
+  // Looks for a mate by checks from the current position (USI `go mate`), for time_ms
+  // milliseconds (< 0: until stop), in a mate table of MateHash MB that is kept from one call
+  // to the next while MateHash stays the same. Easy problems are answered before it returns;
+  // the others on a thread of their own: info reports about once a second and for each mate
+  // found, then exactly one result. Throws (std::bad_alloc, std::system_error) when the table
+  // or the thread cannot be made; nothing is reported then. REQUIRES: no search running.
+  void go_mate(int64_t time_ms);
   // Searches synchronously and returns the result (tools and bench).
   SearchResult search(const SearchLimits& limits);
   // Total nodes of the last search.
@@ -155,7 +193,10 @@ class Engine {
   Position position_;
   InfoCallback on_info_;
   ResultCallback on_result_;
+  MateInfoCallback on_mate_info_;
+  MateResultCallback on_mate_result_;
   std::unique_ptr<SearchManager> search_;
+  std::unique_ptr<MateRunner> mate_;
 };
 
 }  // namespace engine

@@ -12,7 +12,6 @@
 #include "base/shown_text.h"
 #include "base/text_lines.h"
 #include "base/version.h"
-#include "engine/mate/usi_mate.h"
 #include "engine/names.h"
 #include "shogi/notation.h"
 
@@ -124,12 +123,13 @@ class UsiSession {
 
   Engine& engine_;
   LineWriter writer_;
-  mate::UsiMateRunner mate_;     // `go mate`: the mate solver on its own thread
-  bool search_started_ = false;  // go was called and wait() has not followed yet
+  bool search_started_ = false;  // go or go mate was called and wait() has not followed yet
+  bool mate_search_ = false;     // the search last started is go mate's
   // False after a position command was rejected: the engine still holds the position before
   // it, which the GUI no longer shows, so go must not play a move for it.
   bool position_ok_ = true;
-  std::atomic<bool> searching_{false};  // from go until the bestmove is printed
+  // From go until the bestmove is printed, from go mate until the checkmate answer.
+  std::atomic<bool> searching_{false};
 };
 
 UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), writer_(out) {
@@ -146,6 +146,12 @@ UsiSession::UsiSession(Engine& engine, std::ostream& out) : engine_(engine), wri
     writer_.line(format_usi_bestmove(result));
     searching_ = false;
   });
+  engine_.set_mate_info_callback(
+      [this](const MateSearchInfo& info) { writer_.line(format_usi_mate_info(info)); });
+  engine_.set_mate_result_callback([this](const MateSearchResult& result) {
+    for (const std::string& line : format_usi_checkmate(result)) writer_.line(line);
+    searching_ = false;
+  });
 }
 
 UsiSession::~UsiSession() {
@@ -153,10 +159,12 @@ UsiSession::~UsiSession() {
   // The writer dies with the session; leave the engine callbacks that reference nothing.
   engine_.set_info_callback([](const SearchInfo&) {});
   engine_.set_result_callback([](const SearchResult&) {});
+  engine_.set_mate_info_callback([](const MateSearchInfo&) {});
+  engine_.set_mate_result_callback([](const MateSearchResult&) {});
 }
 
 void UsiSession::finish_search() {
-  mate_.stop_and_wait();  // a `go mate` answers "checkmate timeout" when stopped
+  // A stopped go mate answers "checkmate timeout" unless it has solved the problem.
   if (!search_started_) return;
   if (searching_) engine_.stop();
   engine_.wait();
@@ -185,8 +193,9 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
     usi();
   } else if (command == "isready") {
     // Loading takes time (evaluation weights) and belongs here, before readyok, not in the
-    // first go. A running search has loaded everything already.
-    if (!searching_) {
+    // first go. A running search has loaded everything already; a mate search needs none of
+    // it and leaves the engine free to load.
+    if (!searching_ || mate_search_) {
       Status status = engine_.prepare();
       if (!status) error("isready: " + status.message());
     }
@@ -202,7 +211,6 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
     go(args);
   } else if (command == "stop") {
     if (search_started_) engine_.stop();
-    mate_.stop();
   } else if (command == "ponderhit") {
     if (search_started_) engine_.ponderhit();
   } else if (command == "gameover") {
@@ -259,22 +267,23 @@ void UsiSession::go(std::string_view args) {
     writer_.line(command.mate ? "checkmate timeout" : "bestmove resign");
     return;
   }
+  search_started_ = true;
+  searching_ = true;
+  mate_search_ = command.mate;
   if (command.mate) {
     // The mate solver on its own thread; `stop` or the time limit ends it.
     try {
-      mate_.start(engine_.position(), command.mate_ms,
-                  size_t(engine_.options().get_int("MateHash")),
-                  [this](const std::string& line) { writer_.line(line); });
+      engine_.go_mate(command.mate_ms);
     } catch (const std::exception& e) {
       // No table of MateHash MB (out of memory) or no thread: still an answer.
+      search_started_ = false;
+      searching_ = false;
       error(std::string("go mate: the mate search could not start: ") + e.what() + " (MateHash " +
             std::to_string(engine_.options().get_int("MateHash")) + " MB)");
       writer_.line("checkmate timeout");
     }
     return;
   }
-  search_started_ = true;
-  searching_ = true;
   try {
     engine_.go(command.limits);
   } catch (const std::exception& e) {
@@ -477,6 +486,41 @@ std::string format_usi_bestmove(const SearchResult& result) {
   std::string s = "bestmove " + format_usi_move(result.best);
   if (result.ponder.is_ok()) s += " ponder " + format_usi_move(result.ponder);
   return s;
+}
+
+std::string format_usi_mate_info(const MateSearchInfo& info) {
+  std::string s = "info depth " + std::to_string(info.depth) + " seldepth " +
+                  std::to_string(info.seldepth) + " time " + std::to_string(info.time_ms) +
+                  " nodes " + std::to_string(info.nodes) + " nps " +
+                  std::to_string(info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : 0);
+  if (!info.pv.empty()) {
+    s += " score mate " + std::to_string(info.depth) + " pv";
+    for (Move m : info.pv) {
+      s += ' ';
+      s += format_usi_move(m);
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> format_usi_checkmate(const MateSearchResult& result) {
+  switch (result.kind) {
+    case MateSearchResult::Kind::kMate: {
+      std::string s = "checkmate";
+      for (Move m : result.line) {
+        s += ' ';
+        s += format_usi_move(m);
+      }
+      return {"info string mate in " + std::to_string(result.line.size()) + " plies, " +
+                  (result.proven_shortest ? std::string("proven shortest") : result.note),
+              s};
+    }
+    case MateSearchResult::Kind::kNoMate:
+      return {"checkmate nomate"};
+    case MateSearchResult::Kind::kUnknown:
+      break;
+  }
+  return {"checkmate timeout"};
 }
 
 }  // namespace engine

@@ -65,5 +65,12 @@ std::string format_usi_score(Value score, SearchInfo::Bound bound = SearchInfo::
 std::string format_usi_info(const SearchInfo& info);
 // "bestmove 7g7f ponder 3c3d", "bestmove 7g7f", "bestmove resign" or "bestmove win".
 std::string format_usi_bestmove(const SearchResult& result);
+// go mate's info line: "info depth D seldepth S time T nodes N nps R", followed by
+// " score mate D pv M..." when the report carries a mate just found.
+std::string format_usi_mate_info(const MateSearchInfo& info);
+// go mate's answer: "checkmate <moves>", "checkmate nomate", or "checkmate timeout" for a
+// search that was stopped, ran out of time or out of the solver's bounded work. After a mate,
+// "info string mate in N plies, proven shortest" (or why it is not proven) comes first.
+std::vector<std::string> format_usi_checkmate(const MateSearchResult& result);
 
 }  // namespace engine

@@ -12,6 +12,7 @@
 #include "client/book_front_player.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "tests/search_request.h"
 #include "tests/temp_dir.h"
 
 namespace book_player_test {
@@ -317,8 +318,7 @@ client::SearchRequest request_after(uint64_t id, std::vector<std::string> moves,
                                     bool ponder = false) {
   client::SearchRequest r;
   r.id = id;
-  r.sfen = shogi::Position::kStartSfen;
-  r.usi_moves = std::move(moves);
+  test_requests::set_usi_moves(r, moves);
   r.limits.ponder = ponder;
   return r;
 }

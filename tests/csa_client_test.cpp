@@ -132,13 +132,7 @@ class FirstMoveEngine : public EnginePlayer {
   void new_game(const GameSummary&) override { ++games; }
   void ponderhit(uint64_t, const SearchRequest&) override {}
   void start(const SearchRequest& r, AnswerCallback answer) override {
-    shogi::Position pos;
-    REQUIRE(pos.set_sfen(r.sfen));
-    for (const std::string& u : r.usi_moves) {
-      shogi::Move m;
-      REQUIRE(shogi::parse_usi_move(pos, u, m));
-      pos.do_move(m);
-    }
+    const shogi::Position pos = r.position();
     EngineMove em;
     const shogi::MoveList moves = shogi::legal_moves(pos);
     if (moves.size() == 0) {

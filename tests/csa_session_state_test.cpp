@@ -8,6 +8,7 @@
 #include "client/csa_session.h"
 #include "shogi/csa_notation.h"
 #include "tests/csa_test_driver.h"
+#include "tests/search_request.h"
 
 namespace csa_session_state_test {
 
@@ -388,8 +389,8 @@ TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
   start_game(d, 0, s);
   REQUIRE(d.searches.size() == 1);
   const SearchRequest& r = d.searches[0];
-  CHECK(r.sfen == shogi::Position().sfen());
-  CHECK(r.usi_moves == std::vector<std::string>{"7g7f", "3c3d"});
+  CHECK(r.root.sfen() == shogi::Position().sfen());
+  CHECK(test_requests::usi_moves(r) == std::vector<std::string>{"7g7f", "3c3d"});
   CHECK(r.limits.time_left_ms[kWhite] == 59000);
   CHECK(d.session.record().moves.size() == 2);
   CHECK(d.session.record().moves[1].time_ms == 1000);
@@ -462,7 +463,7 @@ namespace {
 // Our move `usi` with the engine's expected reply `reply` as the PV's second move.
 EngineMove move_with_reply(const SearchRequest& r, const std::string& usi,
                            const std::string& reply) {
-  shogi::Position pos = request_position(r);
+  shogi::Position pos = r.position();
   EngineMove em;
   REQUIRE(shogi::parse_usi_move(pos, usi, em.move));
   em.move = pos.complete_move(em.move);
@@ -499,7 +500,7 @@ TEST_CASE("session: ponder hit: the ponder search becomes our move's search") {
   REQUIRE(d.searches.size() == 2);
   const SearchRequest ponder = d.searches[1];
   CHECK(ponder.limits.ponder);
-  CHECK(ponder.usi_moves == std::vector<std::string>{"7g7f", "3c3d"});
+  CHECK(test_requests::usi_moves(ponder) == std::vector<std::string>{"7g7f", "3c3d"});
   CHECK(ponder.limits.increment_ms[kBlack] == 2000);
   d.server(6100, "-3334FU,T5");
   CHECK(d.searches.size() == 2);  // no new search
@@ -541,7 +542,7 @@ TEST_CASE("session: ponder miss: the ponder search is stopped and a new one star
   const SearchRequest fresh = d.searches[2];
   CHECK(!fresh.limits.ponder);
   CHECK(fresh.id != ponder.id);
-  CHECK(fresh.usi_moves == std::vector<std::string>{"7g7f", "8c8d"});
+  CHECK(test_requests::usi_moves(fresh) == std::vector<std::string>{"7g7f", "8c8d"});
   CHECK(fresh.limits.time_left_ms[kBlack] == ponder.limits.time_left_ms[kBlack]);
   CHECK(d.ponderhits.empty());
   // The stopped ponder search's answer is ignored; the fresh one's is played.

@@ -140,18 +140,6 @@ struct Driver {
   int games_started = 0, record_updates = 0;
 };
 
-// The position a search request describes.
-inline shogi::Position request_position(const SearchRequest& r) {
-  shogi::Position pos;
-  REQUIRE(pos.set_sfen(r.sfen));
-  for (const std::string& u : r.usi_moves) {
-    shogi::Move m;
-    REQUIRE(shogi::parse_usi_move(pos, u, m));
-    pos.do_move(m);
-  }
-  return pos;
-}
-
 // The fake engine: answers with the line the transcript's client sent, its floodgate comment
 // turned back into a score and PV. Illegal moves are built by hand, as a buggy engine would.
 inline EngineMove engine_answer(const SearchRequest& r, const std::string& line) {
@@ -164,7 +152,7 @@ inline EngineMove engine_answer(const SearchRequest& r, const std::string& line)
     return em;
   }
   REQUIRE(cl.type == ClientLineType::kMove);
-  shogi::Position pos = request_position(r);
+  shogi::Position pos = r.position();
   const std::string& t = cl.move.move;
   if (!shogi::parse_csa_move(pos, t, em.move)) {
     auto sq = [&](int i) { return shogi::make_square(t[i] - '1', t[i + 1] - '1'); };

@@ -14,6 +14,7 @@
 
 #include "base/huge_pages.h"
 #include "base/words.h"
+#include "engine/engine.h"
 #include "engine/mate/mate1.h"
 #include "engine/mate/mate_hand.h"
 #include "engine/mate/mate_line.h"
@@ -21,7 +22,7 @@
 #include "engine/mate/mate_table.h"
 #include "engine/mate/path_keys.h"
 #include "engine/mate/solver.h"
-#include "engine/mate/usi_mate.h"
+#include "engine/usi.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
@@ -592,26 +593,43 @@ TEST_CASE("mate sets at 200,000 nodes: statuses and replayed lines" * doctest::t
   }
 }
 
-// The lines a UsiMateRunner prints from its thread, read by the test after stop_and_wait.
-struct PrintedLines {
+// An engine's go mate (Engine::go_mate) with the lines the USI loop prints for it (engine/usi.h's
+// formatters), collected from the solver's thread and read by the test after wait().
+struct MateLines {
+  Engine engine;
   std::mutex mutex;
   std::vector<std::string> lines;
-  auto printer() {
-    return [this](const std::string& line) {
-      std::lock_guard<std::mutex> lock(mutex);
-      lines.push_back(line);
-    };
+  MateLines() {
+    REQUIRE(engine.set_option("USI_Hash", "1"));
+    engine.set_mate_info_callback(
+        [this](const MateSearchInfo& info) { add(format_usi_mate_info(info)); });
+    engine.set_mate_result_callback([this](const MateSearchResult& result) {
+      for (const std::string& line : format_usi_checkmate(result)) add(line);
+    });
+  }
+  void add(const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex);
+    lines.push_back(line);
+  }
+  // go mate from pos for time_ms (< 0: until stop) in a table of table_mb MB (MateHash).
+  void start(const Position& pos, int64_t time_ms, int table_mb) {
+    REQUIRE(engine.set_option("MateHash", std::to_string(table_mb)));
+    REQUIRE(engine.set_position(pos, {}));
+    engine.go_mate(time_ms);
+  }
+  void stop() { engine.stop(); }
+  void stop_and_wait() {
+    engine.stop();
+    engine.wait();
   }
 };
 
 TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
-  UsiMateRunner runner;
-  PrintedLines printed;
-  const auto print = printed.printer();
-  const std::vector<std::string>& lines = printed.lines;
+  MateLines runner;
+  const std::vector<std::string>& lines = runner.lines;
   Position pos;
   REQUIRE(pos.set_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").is_ok());
-  runner.start(pos, 1000, 16, print);
+  runner.start(pos, 1000, 16);
   runner.stop_and_wait();
   // The mate with its info line (score and pv) first, as GUIs' mate modes read it.
   REQUIRE(lines.size() == 3);
@@ -622,7 +640,7 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   CHECK(lines[2] != "checkmate nomate");
   CHECK(lines[2] != "checkmate timeout");
   REQUIRE(pos.set_sfen("startpos").is_ok());
-  runner.start(pos, -1, 16, print);
+  runner.start(pos, -1, 16);
   runner.stop_and_wait();
   REQUIRE(lines.size() == 4);
   CHECK(lines[3] == "checkmate nomate");
@@ -630,9 +648,9 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/"
                        "4+P1P1L/+B5G1g b - 1")
               .is_ok());
-  runner.start(pos, 100, 16, print);
+  runner.start(pos, 100, 16);
   runner.stop_and_wait();  // stop also ends it: either way the answer is timeout
-  runner.start(pos, -1, 16, print);
+  runner.start(pos, -1, 16);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   runner.stop();
   runner.stop_and_wait();
@@ -649,15 +667,13 @@ TEST_CASE("go mate: checkmate <moves>, nomate, timeout, and stop") {
 }
 
 TEST_CASE("go mate: an info line about once a second while solving") {
-  UsiMateRunner runner;
-  PrintedLines printed;
-  const auto print = printed.printer();
-  const std::vector<std::string>& lines = printed.lines;
+  MateLines runner;
+  const std::vector<std::string>& lines = runner.lines;
   Position pos;
   REQUIRE(pos.set_sfen("g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/"
                        "4+P1P1L/+B5G1g b - 1")
               .is_ok());
-  runner.start(pos, 1500, 16, print);
+  runner.start(pos, 1500, 16);
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // it ends by its time limit
   runner.stop_and_wait();
   INFO(lines.size());
@@ -675,12 +691,11 @@ TEST_CASE("go mate: an info line about once a second while solving") {
 // A 9-ply first proof of a mate in 5 (mate3_mate5_head20.sfen line 22, the 12th problem:
 // df-pn finds a 9-ply mate first): go mate answers the 5-ply one, after an info line for each.
 TEST_CASE("go mate: the shortest mate, an info line with its score and pv for each line found") {
-  UsiMateRunner runner;
-  PrintedLines printed;
+  MateLines runner;
   Position pos = position_of(load("mate3_mate5_head20.sfen").at(11));
-  runner.start(pos, 10'000, 64, printed.printer());
+  runner.start(pos, 10'000, 64);
   runner.stop_and_wait();
-  const std::vector<std::string>& lines = printed.lines;
+  const std::vector<std::string>& lines = runner.lines;
   REQUIRE(!lines.empty());
   INFO(lines.back());
   const std::string& answer = lines.back();

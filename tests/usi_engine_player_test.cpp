@@ -19,6 +19,7 @@
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "tests/search_request.h"
 #include "tests/temp_dir.h"
 
 #ifndef SASHITE_TEST_DATA_DIR
@@ -133,8 +134,7 @@ SearchRequest request(uint64_t id, std::vector<std::string> moves, bool ponder =
                       int64_t think_ms = 3000) {
   SearchRequest r;
   r.id = id;
-  r.sfen = shogi::Position::kStartSfen;
-  r.usi_moves = std::move(moves);
+  test_requests::set_usi_moves(r, moves);
   r.limits.time_left_ms[shogi::kBlack] = 10000;
   r.limits.time_left_ms[shogi::kWhite] = 20000;
   r.limits.byoyomi_ms = 1000;
@@ -148,13 +148,7 @@ std::string usi(const EngineMove& m) { return shogi::format_usi_move(m.move); }
 
 // A move the fallback played: legal, from the built-in engine.
 bool legal_in(const SearchRequest& r, const EngineMove& m) {
-  shogi::Position pos;
-  REQUIRE(pos.set_sfen(r.sfen));
-  for (const std::string& u : r.usi_moves) {
-    shogi::Move x;
-    REQUIRE(shogi::parse_usi_move(pos, u, x));
-    pos.do_move(x);
-  }
+  const shogi::Position pos = r.position();
   return m.kind == EngineMove::Kind::kMove && shogi::legal_moves(pos).contains(m.move);
 }
 

@@ -540,6 +540,35 @@ TEST_CASE("usi: positions no game can reach are refused, naming what is wrong") 
   CHECK(engine.position().sfen(false) == "4k4/9/9/9/9/9/9/9/9 b G");  // the last good one
 }
 
+TEST_CASE(
+    "engine: a position given as a Position and moves keeps the history, refuses illegal moves") {
+  Engine engine;
+  // The kings out and back three times: the start position for the fourth time is a
+  // repetition only if the engine kept the moves, which a root SFEN alone would lose.
+  const std::vector<std::string> shuffle = {"5i4h", "5a4b", "4h5i", "4b5a", "5i4h", "5a4b",
+                                            "4h5i", "4b5a", "5i4h", "5a4b", "4h5i", "4b5a"};
+  Position pos;
+  std::vector<Move> moves;
+  for (const std::string& text : shuffle) {
+    moves.push_back(usi_move(pos, text));
+    pos.do_move(moves.back());
+  }
+  REQUIRE(engine.set_position(Position(), moves).is_ok());
+  CHECK(engine.position().key() == Position().key());
+  CHECK(engine.position().repetition(4) == Repetition::kDraw);
+  // The same as the text overload gives.
+  Engine text;
+  REQUIRE(text.set_position("startpos", shuffle).is_ok());
+  CHECK(text.position().repetition(4) == Repetition::kDraw);
+
+  // A move that is not legal where it is played: refused, naming it, the position kept.
+  const Move pawn = usi_move(Position(), "7g7f");
+  const Status st = engine.set_position(Position(), {pawn, pawn});
+  CHECK_FALSE(st.is_ok());
+  CHECK(st.message().find("move 2 of the position: 7g7f is not legal") != std::string::npos);
+  CHECK(engine.position().repetition(4) == Repetition::kDraw);
+}
+
 TEST_CASE("usi: searches in-process give one legal bestmove per go") {
   Engine engine;
   const Position root = position_after(Position::kStartSfen, {"7g7f"});
