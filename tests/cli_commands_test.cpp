@@ -301,6 +301,8 @@ TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one o
          file + ": line 1: count 'x' is not a number");
   expect(sashite("bench --perft --perft-file " + q(dir.sub("missing.txt"))), 1,
          "sashite bench: cannot read " + dir.sub("missing.txt"));
+  expect(sashite("bench --perft --perft-file " + q(dir.path.string())), 1,
+         "cannot read " + dir.path.string() + ": Is a directory");
   expect(sashite("bench --perft-file " + q(file)), 107, "--perft-file requires --perft");
 }
 
@@ -503,6 +505,16 @@ TEST_CASE("cli: records check, convert and time-use; a bad record is named by fi
   CHECK(check.says("records: 2 ok, 2 failed"));
   expect(sashite("records check " + q(dir.sub("missing"))), 1,
          dir.sub("missing") + ": no such file or directory");
+  const std::string empty = dir.sub("empty");
+  fs::create_directory(empty);
+  expect(sashite("records check " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
+  expect(sashite("records convert --to kif " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
+  expect(sashite("records convert --to csa " + q(empty)), 1,
+         empty + ": no KIF records (.kif, .kifu) in the directory");
+  expect(sashite("records time-use " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
 
   const std::string kif = dir.sub("kif");
   expect(
@@ -580,7 +592,9 @@ TEST_CASE(
       {"yaneuraou " + q(not_book), not_book + ":1: a move line before any 'sfen' line"},
       {"gps-tsv " + q(bad_tsv), bad_tsv + ":1: expected 7 tab-separated columns"},
       {"joseki-dat " + q(cut), cut + ": 1000 bytes, but "},
-      {"csa " + q(dir.sub("missing")), dir.sub("missing") + ": no such file or directory"}};
+      {"csa " + q(dir.sub("missing")), dir.sub("missing") + ": no such file or directory"},
+      {"yaneuraou " + q(dir.path.string()), dir.path.string() + ": cannot read: Is a directory"},
+      {"gps-tsv " + q(dir.path.string()), dir.path.string() + ": cannot read: Is a directory"}};
   for (const auto& [input, message] : failures)
     expect(sashite("book import --book " + q(book) + " --format " + input), 1, message);
   CHECK(sashite("book stats --book " + q(book)).output == stats.output);
@@ -624,6 +638,9 @@ TEST_CASE("cli: book think scores positions with our engine at tree depth 1 and 
   expect(sashite("book think --sfens " + q(dir.sub("missing.sfen")) + " --out " + q(dir.sub("t")) +
                  " --depth 1"),
          1, "SFEN file " + dir.sub("missing.sfen") + ": cannot be read");
+  expect(sashite("book think --sfens " + q(dir.path.string()) + " --out " + q(dir.sub("t")) +
+                 " --depth 1"),
+         1, "SFEN file " + dir.path.string() + ": cannot be read: Is a directory");
   const std::string junk = dir.sub("junk.sfen");
   write_file(junk, std::string(kStart) + "\njunk\n");
   expect(sashite("book think --sfens " + q(junk) + " --out " + q(dir.sub("t")) + " --depth 1"), 1,
@@ -714,6 +731,11 @@ TEST_CASE("cli: svm data, train, test, predict and bench; errors name the file a
   expect(sashite("svm data --records " + q(dir.sub("missing")) + " --out " + q(data)), 1,
          dir.sub("missing") + ": not a directory");
   CHECK(read_text(data) == kept);  // not emptied by a mistyped directory
+  const std::string empty = dir.sub("empty");
+  fs::create_directory(empty);
+  expect(sashite("svm data --records " + q(empty) + " --out " + q(data)), 1,
+         empty + ": no .csa files under it");
+  CHECK(read_text(data) == kept);  // nor by one without records
   expect(sashite("svm bench --sfens " + q(junk)), 1, junk + ":1: SFEN 'junk'");
 }
 
@@ -827,6 +849,8 @@ TEST_CASE("cli: learn teach writes teacher moves at tree depth 1 and 2, resumes;
   expect(sashite("learn teach --sfens " + q(dir.sub("missing.sfen")) + " --out " + q(out) +
                  " --depth 1"),
          1, "SFEN file " + dir.sub("missing.sfen") + ": cannot be read");
+  expect(sashite("learn teach --sfens " + q(dir.path.string()) + " --out " + q(out) + " --depth 1"),
+         1, "SFEN file " + dir.path.string() + ": cannot be read: Is a directory");
   const std::string junk = dir.sub("junk.sfen");
   write_file(junk, "junk\n");
   expect(sashite("learn teach --sfens " + q(junk) + " --out " + q(out) + " --depth 1"), 1,
