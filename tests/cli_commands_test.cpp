@@ -271,6 +271,19 @@ TEST_CASE("cli: usi answers usi, isready, position and go depth 1, then quit exi
   CHECK(bad.says("info string error: position: "));
   CHECK(bad.says("Is a directory"));
   CHECK(bad.says("\nreadyok\n"));
+  // An exception while loading (out of memory reading a huge network, under a memory limit)
+  // is an error too, and readyok still comes.
+  const std::string huge = dir.sub("huge.nnue");
+  write_file(huge, "");
+  fs::resize_file(huge, 1ull << 30);  // sparse: no disk used
+  write_file(input, "usi\nsetoption name USI_OwnBook value false\nsetoption name EvalFile value " +
+                        huge + "\nisready\nquit\n");
+  int status = -1;
+  const std::string out = test_commands::run_command(
+      "ulimit -v 400000; timeout 60 " + q(kBinary) + " usi < " + q(input), status);
+  CHECK_MESSAGE(status == 0, out);
+  CHECK_MESSAGE(out.find("info string error: isready: ") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("\nreadyok\n") != std::string::npos, out);
 }
 
 TEST_CASE("cli: perft counts and divides; a bad SFEN exits 2, a depth out of range 105") {
