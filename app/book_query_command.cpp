@@ -27,13 +27,14 @@ CommandRun add_book_query_options(CLI::App& sub) {
                  "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
   return [query_options] {
+    if (const base::Status s = tools::validate_book_query_options(*query_options); !s)
+      return command_failed("book query", s.message(), kExitCommandLine);
     if (const base::Status s = tools::run_book_query(*query_options); !s)
-      return command_failed("book query", s.message(), 2);
+      return command_failed("book query", s.message());
     return 0;
   };
 }
 
-// Its exit code is run_book_bench's (2: bad input or book).
 CommandRun add_book_bench_options(CLI::App& sub) {
   auto bench_options = std::make_shared<tools::BookBenchOptions>();
   sub.add_option("--book", bench_options->book_directory, "the book directory")->required();
@@ -55,5 +56,9 @@ CommandRun add_book_bench_options(CLI::App& sub) {
   sub.add_option("--support", bench_options->retrieval.relation_support,
                  "relation: most first-pass positions (0: all within the distance)")
       ->capture_default_str();
-  return [bench_options] { return tools::run_book_bench(*bench_options, std::cout); };
+  return [bench_options] {
+    if (const base::Status s = tools::run_book_bench(*bench_options, std::cout); !s)
+      return command_failed("book bench", s.message());
+    return 0;
+  };
 }

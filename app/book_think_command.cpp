@@ -78,7 +78,7 @@ CommandRun add_book_think_options(CLI::App& sub) {
       "an --option sets it; fairy-stockfish needs --option I:UCI_Variant=shogi.");
   return [o] {
     if (base::Status s = tools::validate_book_think_options(*o); !s)
-      return command_failed("book think", s.message(), 2);
+      return command_failed("book think", s.message(), kExitCommandLine);
     if (base::Status s = tools::run_book_think(*o, std::cout, std::cerr); !s)
       return command_failed("book think", s.message());
     return 0;

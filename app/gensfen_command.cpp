@@ -26,7 +26,9 @@ int run_gensfen_command(GensfenCommandOptions& o) {
   if (base::Status s =
           tools::parse_random_plies(o.random_plies, o.run.random_min, o.run.random_max);
       !s)
-    return command_failed("gensfen", s.message(), 2);
+    return command_failed("gensfen", s.message(), kExitCommandLine);
+  if (base::Status s = tools::validate_gensfen_options(o.run); !s)
+    return command_failed("gensfen", s.message(), kExitCommandLine);
   if (base::Status s = tools::run_gensfen(o.run, std::cout); !s)
     return command_failed("gensfen", s.message());
   return 0;

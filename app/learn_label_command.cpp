@@ -43,6 +43,8 @@ CommandRun add_learn_label_options(CLI::App& sub) {
       ->capture_default_str();
   sub.add_flag("--progress", o->progress, "progress bar on stderr");
   return [o] {
+    if (const base::Status s = tools::validate_label_options(*o); !s)
+      return command_failed("learn label", s.message(), kExitCommandLine);
     tools::LabelCounts counts;
     const base::Status s = tools::run_learn_label(*o, counts, std::cerr);
     std::fputs(tools::format_label_summary(counts).c_str(), stdout);

@@ -64,7 +64,7 @@ CommandRun add_learn_teach_options(CLI::App& sub) {
       "BookDepth=0; our engine gets USI_OwnBook=false.");
   return [o] {
     if (base::Status s = tools::validate_teach_options(*o); !s)
-      return command_failed("learn teach", s.message(), 2);
+      return command_failed("learn teach", s.message(), kExitCommandLine);
     if (base::Status s = tools::run_learn_teach(*o, std::cout, std::cerr); !s)
       return command_failed("learn teach", s.message());
     return 0;

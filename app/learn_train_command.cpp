@@ -88,6 +88,8 @@ CommandRun add_learn_train_options(CLI::App& sub) {
   sub.add_flag("--resume", l.resume, "continue from the checkpoint directory's state");
   sub.add_flag("--progress", l.progress, "progress bar on stderr");
   return [o] {
+    if (const base::Status s = tools::validate_learn_train_options(*o); !s)
+      return command_failed("learn train", s.message(), kExitCommandLine);
     if (const base::Status s = tools::run_learn_train(*o); !s)
       return command_failed("learn train", s.message());
     return 0;

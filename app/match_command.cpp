@@ -108,7 +108,7 @@ CommandRun add_match_options(CLI::App& sub) {
       "game.");
   return [options] {
     if (base::Status s = tools::validate_match_options(*options); !s)
-      return command_failed("match", s.message(), 2);
+      return command_failed("match", s.message(), kExitCommandLine);
     if (base::Status s = tools::run_match(*options, std::cout); !s)
       return command_failed("match", s.message());
     return 0;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/command_error.h"
 #include "app/commands.h"
 
 CommandRun add_mate_options(CLI::App& sub) {
@@ -44,5 +45,14 @@ CommandRun add_mate_options(CLI::App& sub) {
                "after the first mate, search for shorter ones; each mate line is followed by "
                "'# N plies, proven shortest' (or why not proven)");
   sub.add_option("--epsilon", o->epsilon, "df-pn 1+epsilon trick (default: 0.25; 0 = plain df-pn)");
-  return [o] { return tools::run_mate_command(*o, std::cin, std::cout, std::cerr); };
+  return [o] {
+    if (const base::Status s = tools::validate_mate_options(*o); !s)
+      return command_failed("mate", s.message(), kExitCommandLine);
+    bool every_problem_read = true;
+    if (const base::Status s =
+            tools::run_mate_command(*o, std::cin, std::cout, std::cerr, every_problem_read);
+        !s)
+      return command_failed("mate", s.message());
+    return every_problem_read ? 0 : kExitFailed;
+  };
 }

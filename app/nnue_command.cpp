@@ -23,7 +23,8 @@ int run_nnue_eval(const std::string& file, const std::vector<std::string>& sfens
       sfens.empty() ? std::vector<std::string>{shogi::Position::kStartSfen} : sfens;
   for (const std::string& sfen : positions) {
     shogi::Position pos;
-    if (base::Status s = pos.set_sfen(sfen); !s) return command_failed("nnue eval", s.message(), 2);
+    if (base::Status s = pos.set_sfen(sfen); !s)
+      return command_failed("nnue eval", s.message(), kExitCommandLine);
     std::cout << engine::nnue::evaluate(pos, net) << '\t' << pos.sfen() << '\n';
   }
   return 0;

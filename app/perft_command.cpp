@@ -27,11 +27,14 @@ int run_bench(const BenchOptions& options) {
   if (options.perft && !options.perft_file.empty()) {
     std::vector<engine::PerftBenchCase> cases;
     if (const base::Status status = engine::load_perft_cases(options.perft_file, cases); !status)
-      return command_failed("bench", status.message(), 2);
-    return engine::run_perft_bench(std::cout, cases) ? 0 : 1;
+      return command_failed("bench", status.message());
+    return engine::run_perft_bench(std::cout, cases) ? 0 : kExitFailed;
   }
-  if (options.perft) return engine::run_perft_bench(std::cout) ? 0 : 1;
-  return engine::run_search_bench(std::cout, options.depth, options.options).failed ? 2 : 0;
+  if (options.perft) return engine::run_perft_bench(std::cout) ? 0 : kExitFailed;
+  const engine::SearchBenchResult result =
+      engine::run_search_bench(std::cout, options.depth, options.options);
+  if (!result.error.empty()) return command_failed("bench", result.error, kExitCommandLine);
+  return 0;
 }
 
 }  // namespace
@@ -43,7 +46,7 @@ CommandRun add_perft_options(CLI::App& perft) {
   perft.add_flag("--divide", o->divide, "print the count under each root move");
   return [o] {
     if (const base::Status s = engine::run_perft(*o, std::cout, std::cerr); !s)
-      return command_failed("perft", s.message(), 2);
+      return command_failed("perft", s.message(), kExitCommandLine);
     return 0;
   };
 }

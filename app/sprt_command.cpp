@@ -29,7 +29,7 @@ CommandRun add_sprt_options(CLI::App& sub) {
   sub.add_option("--seed", o->seed, "with --simulate: the random stream")->capture_default_str();
   return [o] {
     if (const base::Status s = tools::run_sprt_command(*o, std::cout); !s)
-      return command_failed("sprt", s.message(), 2);
+      return command_failed("sprt", s.message(), kExitCommandLine);
     return 0;
   };
 }

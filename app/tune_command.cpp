@@ -26,10 +26,18 @@ std::string self_path() {
   return std::string(buf, size_t(n));
 }
 
-base::Status run_tune_command(TuneCommandOptions& o) {
-  if (!o.write_defaults.empty()) return tools::write_spsa_defaults(o.write_defaults, std::cout);
+int run_tune_command(TuneCommandOptions& o) {
+  if (!o.write_defaults.empty()) {
+    if (const base::Status s = tools::write_spsa_defaults(o.write_defaults, std::cout); !s)
+      return command_failed("tune", s.message());
+    return 0;
+  }
   if (o.tune.engine.empty()) o.tune.engine = "'" + self_path() + "' usi";
-  return tools::run_tune(o.tune, std::cout);
+  if (const base::Status s = tools::validate_tune_options(o.tune); !s)
+    return command_failed("tune", s.message(), kExitCommandLine);
+  if (const base::Status s = tools::run_tune(o.tune, std::cout); !s)
+    return command_failed("tune", s.message());
+  return 0;
 }
 
 }  // namespace
@@ -73,8 +81,5 @@ CommandRun add_tune_options(CLI::App& sub) {
       "R_k c_k (wins - losses) delta. The state is rewritten after every pair: kill the run "
       "and start it again with the same --params to resume. To use the result: sashite match "
       "--opt1 NAME=VALUE ..., or the values as the options' defaults.");
-  return [o] {
-    if (const base::Status s = run_tune_command(*o); !s) return command_failed("tune", s.message());
-    return 0;
-  };
+  return [o] { return run_tune_command(*o); };
 }

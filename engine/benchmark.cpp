@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -91,6 +92,9 @@ bool run_perft_bench(std::ostream& out, const std::vector<PerftBenchCase>& cases
 Status load_perft_cases(const std::string& path, std::vector<PerftBenchCase>& cases) {
   std::ifstream in(path);
   if (!in) return Status::error("cannot read " + path);
+  // A directory opens, and would read as an empty file.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return Status::error("cannot read " + path + ": Is a directory");
   return read_perft_cases(in, path, cases);
 }
 

@@ -241,12 +241,12 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   TTEntry* tte = tt.probe(key, &tt_hit);
   // What the entry says, read once: the searches below (null move, ProbCut, the moves) may
   // store another position in the same slot.
-  const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
+  const Value tt_value = tt_hit ? value_from_tt(tte->value(), ply) : kValueNone;
   const Bound tt_bound = tt_hit ? tte->bound() : kBoundNone;
   const int tt_depth = tt_hit ? tte->stored_depth() : -TTEntry::kDepthOffset;
-  Move tt_move = kRootNode
-                     ? root_hint_
-                     : (tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone);
+  const uint16_t tt_move16 = tt_hit ? tte->move16() : 0;
+  Move tt_move =
+      kRootNode ? root_hint_ : (tt_move16 ? pos_.complete_move(Move(tt_move16)) : kMoveNone);
   if (!kPvNode && tt_hit && tt_depth >= depth && tt_value != kValueNone &&
       (tt_bound & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
@@ -279,7 +279,8 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     // this test reads, keeps it as it is; it is never corrected twice).
     static_eval = raw_eval = static_eval_[ply];
   } else if (!in_check) {
-    raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    const Value tt_eval = tt_hit ? tte->eval() : kValueNone;
+    raw_eval = tt_eval != kValueNone ? tt_eval : evaluate();
     if (!tt_hit)
       tt.store(tte, key, kValueNone, kBoundNone, -TTEntry::kDepthOffset, kMoveNone, raw_eval);
     static_eval = corrected_eval(raw_eval, previous_move);
@@ -576,24 +577,27 @@ Value Worker::qsearch(Value alpha, Value beta, int qdepth, int ply) {
   const uint64_t key = pos_.key();
   bool tt_hit;
   TTEntry* tte = tt.probe(key, &tt_hit);
-  const Value tt_value = tt_hit ? value_from_tt(tte->value, ply) : kValueNone;
+  const Value tt_value = tt_hit ? value_from_tt(tte->value(), ply) : kValueNone;
+  const Bound tt_bound = tt_hit ? tte->bound() : kBoundNone;
   const int tt_depth = qdepth == 0 ? 0 : -1;
   if (!PvNode && tt_hit && tte->stored_depth() >= tt_depth && tt_value != kValueNone &&
-      (tte->bound() & (tt_value >= beta ? kBoundLower : kBoundUpper)))
+      (tt_bound & (tt_value >= beta ? kBoundLower : kBoundUpper)))
     return tt_value;
-  const Move tt_move = tt_hit && tte->move16 ? pos_.complete_move(Move(tte->move16)) : kMoveNone;
+  const uint16_t tt_move16 = tt_hit ? tte->move16() : 0;
+  const Move tt_move = tt_move16 ? pos_.complete_move(Move(tt_move16)) : kMoveNone;
 
   Value best_value, static_eval = kValueNone, raw_eval = kValueNone;
   if (in_check) {
     best_value = -kValueInfinite;
   } else {
-    raw_eval = tt_hit && tte->eval != kValueNone ? Value(tte->eval) : evaluate();
+    const Value tt_eval = tt_hit ? tte->eval() : kValueNone;
+    raw_eval = tt_eval != kValueNone ? tt_eval : evaluate();
     static_eval = corrected_eval(raw_eval, ply >= 1 ? current_move_[ply - 1] : kMoveNone);
     best_value = static_eval;
     // The table's value, when its bound says the true value lies beyond the static one, is
     // the better stand-pat value.
     if (tt_value != kValueNone && std::abs(tt_value) < kValueMateInMaxPly &&
-        (tte->bound() & (tt_value > best_value ? kBoundLower : kBoundUpper)))
+        (tt_bound & (tt_value > best_value ? kBoundLower : kBoundUpper)))
       best_value = tt_value;
     if (best_value >= beta) {
       if (!tt_hit)
@@ -917,8 +921,9 @@ Move unsearched_move(const Position& root, const MoveList& legal, const Transpos
   if (const Move mate = mate::mate_in_1(pos); mate != kMoveNone && legal.contains(mate))
     return mate;
   bool found = false;
-  if (const TTEntry* entry = tt.probe(pos.key(), &found); found && entry->move16) {
-    const Move m = pos.complete_move(Move(entry->move16));
+  const TTEntry* entry = tt.probe(pos.key(), &found);
+  if (const uint16_t move16 = found ? entry->move16() : 0; move16) {
+    const Move m = pos.complete_move(Move(move16));
     if (legal.contains(m)) return m;
   }
   Move best = legal[0];

@@ -42,9 +42,8 @@ SearchBenchResult run_search_bench(std::ostream& out, int depth,
     Status s = eq == std::string::npos ? Status::error("option '" + o + "' is not name=value")
                                        : engine.set_option(o.substr(0, eq), o.substr(eq + 1));
     if (!s) {
-      out << "bench: " << s.message() << "\n";
       SearchBenchResult failed;
-      failed.failed = true;
+      failed.error = s.message();
       return failed;
     }
   }

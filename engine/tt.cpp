@@ -27,7 +27,7 @@ void TranspositionTable::clear() {
 TTEntry* TranspositionTable::probe(uint64_t key, bool* found) const {
   TTEntry* const entries = clusters_[cluster_index(key)].entries;
   for (int i = 0; i < 4; ++i) {
-    if (entries[i].key == key && entries[i].gen_bound != 0) {
+    if (entries[i].key() == key && entries[i].gen_bound() != 0) {
       *found = true;
       return &entries[i];
     }
@@ -36,26 +36,33 @@ TTEntry* TranspositionTable::probe(uint64_t key, bool* found) const {
   // Replacement: the entry with the lowest (depth - 8 * age).
   TTEntry* replace = &entries[0];
   auto worth = [this](const TTEntry& e) {
-    if (e.gen_bound == 0) return -100000;
-    const int age = ((generation_ - (e.gen_bound & ~3)) & 0xFF) / 4;
-    return int(e.depth) - 8 * age;
+    const uint8_t gen_bound = e.gen_bound();
+    if (gen_bound == 0) return -100000;
+    const int age = ((generation_ - (gen_bound & ~3)) & 0xFF) / 4;
+    return int(e.depth()) - 8 * age;
   };
-  for (int i = 1; i < 4; ++i)
-    if (worth(entries[i]) < worth(*replace)) replace = &entries[i];
+  int replace_worth = worth(*replace);
+  for (int i = 1; i < 4; ++i) {
+    if (const int w = worth(entries[i]); w < replace_worth) {
+      replace = &entries[i];
+      replace_worth = w;
+    }
+  }
   return replace;
 }
 
 void TranspositionTable::store(TTEntry* e, uint64_t key, Value value, Bound bound, int depth,
                                Move move, Value eval) {
   // Keep an existing move when the new data has none for the same position.
-  if (move != kMoveNone || e->key != key) e->move16 = move.key16();
-  if (e->key != key || bound == kBoundExact || depth + 2 >= e->stored_depth() ||
-      (e->gen_bound & ~3) != generation_) {
-    e->key = key;
-    e->value = int16_t(value);
-    e->eval = int16_t(eval);
-    e->depth = uint8_t(std::clamp(depth + TTEntry::kDepthOffset, 0, 255));
-    e->gen_bound = uint8_t(generation_ | bound);
+  const uint64_t old_key = e->key();
+  if (move != kMoveNone || old_key != key) TTEntry::store(e->move16_, move.key16());
+  if (old_key != key || bound == kBoundExact || depth + 2 >= e->stored_depth() ||
+      (e->gen_bound() & ~3) != generation_) {
+    TTEntry::store(e->key_, key);
+    TTEntry::store(e->value_, int16_t(value));
+    TTEntry::store(e->eval_, int16_t(eval));
+    TTEntry::store(e->depth_, uint8_t(std::clamp(depth + TTEntry::kDepthOffset, 0, 255)));
+    TTEntry::store(e->gen_bound_, uint8_t(generation_ | bound));
   }
 }
 
@@ -63,8 +70,10 @@ int TranspositionTable::hashfull() const {
   int used = 0;
   const size_t n = std::min<size_t>(1000, cluster_count_);
   for (size_t i = 0; i < n; ++i)
-    for (const TTEntry& e : clusters_[i].entries)
-      used += e.gen_bound != 0 && (e.gen_bound & ~3) == generation_;
+    for (const TTEntry& e : clusters_[i].entries) {
+      const uint8_t gen_bound = e.gen_bound();
+      used += gen_bound != 0 && (gen_bound & ~3) == generation_;
+    }
   return int(used * 1000 / (n * 4));
 }
 

@@ -1,6 +1,7 @@
 // TranspositionTable: the search's shared hash table of bounds, best moves and evaluations.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -14,19 +15,42 @@ namespace engine {
 enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundExact = 3 };
 
 // One slot, 16 bytes. Read and written without locks by every search thread (Lazy SMP):
-// a torn entry is possible and harmless, since moves are re-validated before use.
-struct TTEntry {
-  uint64_t key;
-  uint16_t move16;  // Move::key16(); complete it with Position::complete_move
-  int16_t value;
-  int16_t eval;
-  uint8_t depth;      // depth + kDepthOffset, so that quiescence depths fit
-  uint8_t gen_bound;  // generation in the upper 6 bits, Bound in the lower 2
-
+// a torn entry is possible and harmless, since moves are re-validated before use. Each field
+// is read and written as a relaxed atomic (plain loads and stores on x86), so that the
+// races are defined behaviour and ThreadSanitizer sees none; the fields together are not
+// atomic, which is what the re-validation is for.
+class TTEntry {
+ public:
   static constexpr int kDepthOffset = 8;
-  Bound bound() const { return Bound(gen_bound & 3); }
-  int stored_depth() const { return int(depth) - kDepthOffset; }
+  uint64_t key() const { return load(key_); }
+  uint16_t move16() const { return load(move16_); }  // Move::key16(); see complete_move
+  Value value() const { return Value(load(value_)); }
+  Value eval() const { return Value(load(eval_)); }
+  uint8_t depth() const { return load(depth_); }
+  uint8_t gen_bound() const { return load(gen_bound_); }
+  Bound bound() const { return Bound(gen_bound() & 3); }
+  int stored_depth() const { return int(depth()) - kDepthOffset; }
+
+ private:
+  friend class TranspositionTable;
+  template <class T>
+  static T load(const T& field) {
+    // REQUIRES: the entry itself is not const (the table's entries never are).
+    return std::atomic_ref<T>(const_cast<T&>(field)).load(std::memory_order_relaxed);
+  }
+  template <class T>
+  static void store(T& field, T v) {
+    std::atomic_ref<T>(field).store(v, std::memory_order_relaxed);
+  }
+
+  uint64_t key_;
+  uint16_t move16_;
+  int16_t value_;
+  int16_t eval_;
+  uint8_t depth_;      // depth + kDepthOffset, so that quiescence depths fit
+  uint8_t gen_bound_;  // generation in the upper 6 bits, Bound in the lower 2
 };
+static_assert(sizeof(TTEntry) == 16);
 
 // A table of 64-byte clusters of four entries, sized in MB. Replacement prefers empty,
 // then stale (older generation), then shallow entries. Thread-safe in the Lazy-SMP sense

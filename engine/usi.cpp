@@ -194,9 +194,15 @@ bool UsiSession::dispatch(std::string_view command, std::string_view args) {
   } else if (command == "isready") {
     // Loading takes time (evaluation weights) and belongs here, before readyok, not in the
     // first go. A running search has loaded everything already; a mate search needs none of
-    // it and leaves the engine free to load.
+    // it and leaves the engine free to load. A GUI waits for readyok whatever went wrong: an
+    // exception (out of memory reading a file) is reported as a failed load is.
     if (!searching_ || mate_search_) {
-      Status status = engine_.prepare();
+      Status status;
+      try {
+        status = engine_.prepare();
+      } catch (const std::exception& e) {
+        status = Status::error(e.what());
+      }
       if (!status) error("isready: " + status.message());
     }
     writer_.line("readyok");

@@ -2,7 +2,9 @@
 // successful run each (tiny inputs, a few nodes or plies, a temporary directory), checked by
 // its exit status and what it printed or wrote, and its error exits: an unknown flag, a missing
 // required option, a file that does not exist, a malformed input (named, with its line), with
-// nothing written or damaged. The exit codes docs/commands.md documents are checked exactly;
+// nothing written or damaged. The exit codes docs/commands.md documents are checked exactly:
+// 1 the run failed (an input missing, unreadable, malformed or a directory where a file is
+// expected), 2 the command line is wrong in a way CLI11 does not check (app/command_error.h);
 // CLI11's own are 104 (a value of the wrong type), 105 (out of range), 106 (required), 107
 // (needs), 108 (excludes) and 109 (not expected).
 #include <arpa/inet.h>
@@ -269,6 +271,19 @@ TEST_CASE("cli: usi answers usi, isready, position and go depth 1, then quit exi
   CHECK(bad.says("info string error: position: "));
   CHECK(bad.says("Is a directory"));
   CHECK(bad.says("\nreadyok\n"));
+  // An exception while loading (out of memory reading a huge network, under a memory limit)
+  // is an error too, and readyok still comes.
+  const std::string huge = dir.sub("huge.nnue");
+  write_file(huge, "");
+  fs::resize_file(huge, 1ull << 30);  // sparse: no disk used
+  write_file(input, "usi\nsetoption name USI_OwnBook value false\nsetoption name EvalFile value " +
+                        huge + "\nisready\nquit\n");
+  int status = -1;
+  const std::string out = test_commands::run_command(
+      "ulimit -v 400000; timeout 60 " + q(kBinary) + " usi < " + q(input), status);
+  CHECK_MESSAGE(status == 0, out);
+  CHECK_MESSAGE(out.find("info string error: isready: ") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("\nreadyok\n") != std::string::npos, out);
 }
 
 TEST_CASE("cli: perft counts and divides; a bad SFEN exits 2, a depth out of range 105") {
@@ -284,9 +299,10 @@ TEST_CASE("cli: perft counts and divides; a bad SFEN exits 2, a depth out of ran
   expect(sashite("perft 21"), 105, "depth: Value 21 not in range 0 to 20");
 }
 
-TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one, 2 on a bad file") {
+TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one or a bad file") {
   expect(sashite("bench --depth 1"), 0, "Nodes searched: ");
-  expect(sashite("bench --depth 1 --option NoSuchOption=1"), 2, "NoSuchOption");
+  expect(sashite("bench --depth 1 --option NoSuchOption=1"), 2,
+         "sashite bench: no such option: 'NoSuchOption'");
   TempDir dir("sashite-cli");
   const std::string file = dir.sub("perft.txt");
   write_file(file, std::string("sfen ") + kStart + " | 30 900\n");
@@ -294,10 +310,12 @@ TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one, 
   write_file(file, std::string("sfen ") + kStart + " | 30 901\n");
   expect(sashite("bench --perft --perft-file " + q(file)), 1, " WRONG ");
   write_file(file, std::string("sfen ") + kStart + " | 30 x\n");
-  expect(sashite("bench --perft --perft-file " + q(file)), 2,
+  expect(sashite("bench --perft --perft-file " + q(file)), 1,
          file + ": line 1: count 'x' is not a number");
-  expect(sashite("bench --perft --perft-file " + q(dir.sub("missing.txt"))), 2,
-         "cannot read " + dir.sub("missing.txt"));
+  expect(sashite("bench --perft --perft-file " + q(dir.sub("missing.txt"))), 1,
+         "sashite bench: cannot read " + dir.sub("missing.txt"));
+  expect(sashite("bench --perft --perft-file " + q(dir.path.string())), 1,
+         "cannot read " + dir.path.string() + ": Is a directory");
   expect(sashite("bench --perft-file " + q(file)), 107, "--perft-file requires --perft");
 }
 
@@ -375,9 +393,11 @@ TEST_CASE("cli: tune writes its defaults and plays a pair; a bad parameter file 
   CHECK_FALSE(fs::exists(bad + ".tuned"));
   expect(sashite("tune --params " + q(dir.sub("missing.csv")) + run_options), 1,
          dir.sub("missing.csv") + ": cannot open the file");
-  expect(sashite("tune --params " + q(two) + " --iterations 1 --openings " + q(openings)), 1,
+  expect(sashite("tune --params " + q(two) + " --iterations 1 --openings " + q(openings)), 2,
          "give exactly one of a clock (--tc, --byoyomi) and --nodes N");
-  expect(sashite("tune --nodes 10"), 1, "sashite tune: --params is required");
+  expect(sashite("tune --nodes 10"), 2, "sashite tune: --params is required");
+  expect(sashite("tune --params " + q(two) + " --openings " + q(openings) + " --tc 1+x"), 2,
+         "sashite tune: --tc '1+x'");
 }
 
 TEST_CASE("cli: gensfen writes positions, --inspect reads them, nnue trains and evaluates") {
@@ -411,9 +431,11 @@ TEST_CASE("cli: gensfen writes positions, --inspect reads them, nnue trains and 
   expect(sashite("gensfen --inspect " + q(data)), 1, data + ": cannot read: Is a directory");
   expect(sashite("gensfen --out " + q(dir.sub("g2")) + " --depth 1 --random-plies x,y"), 2,
          "--random-plies 'x,y': expected N or MIN,MAX");
-  expect(sashite("gensfen --out " + q(dir.sub("g2"))), 1,
+  expect(sashite("gensfen --out " + q(dir.sub("g2"))), 2,
          "give exactly one of --depth D and --nodes N");
-  expect(sashite("gensfen --depth 1"), 1, "--out DIR is required");
+  expect(sashite("gensfen --depth 1"), 2, "sashite gensfen: --out DIR is required");
+  expect(sashite("gensfen --out " + q(dir.sub("g2")) + " --depth 1 --option Hash"), 2,
+         "engine option 'Hash': expected NAME=VALUE");
   CHECK_FALSE(fs::exists(dir.sub("g2")));
   const std::string other = dir.sub("other.nnue");
   expect(sashite("nnue train --data " + q(dir.sub("missing")) + " --out " + q(other)), 1,
@@ -496,6 +518,16 @@ TEST_CASE("cli: records check, convert and time-use; a bad record is named by fi
   CHECK(check.says("records: 2 ok, 2 failed"));
   expect(sashite("records check " + q(dir.sub("missing"))), 1,
          dir.sub("missing") + ": no such file or directory");
+  const std::string empty = dir.sub("empty");
+  fs::create_directory(empty);
+  expect(sashite("records check " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
+  expect(sashite("records convert --to kif " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
+  expect(sashite("records convert --to csa " + q(empty)), 1,
+         empty + ": no KIF records (.kif, .kifu) in the directory");
+  expect(sashite("records time-use " + q(empty)), 1,
+         empty + ": no CSA records (.csa) in the directory");
 
   const std::string kif = dir.sub("kif");
   expect(
@@ -573,7 +605,9 @@ TEST_CASE(
       {"yaneuraou " + q(not_book), not_book + ":1: a move line before any 'sfen' line"},
       {"gps-tsv " + q(bad_tsv), bad_tsv + ":1: expected 7 tab-separated columns"},
       {"joseki-dat " + q(cut), cut + ": 1000 bytes, but "},
-      {"csa " + q(dir.sub("missing")), dir.sub("missing") + ": no such file or directory"}};
+      {"csa " + q(dir.sub("missing")), dir.sub("missing") + ": no such file or directory"},
+      {"yaneuraou " + q(dir.path.string()), dir.path.string() + ": cannot read: Is a directory"},
+      {"gps-tsv " + q(dir.path.string()), dir.path.string() + ": cannot read: Is a directory"}};
   for (const auto& [input, message] : failures)
     expect(sashite("book import --book " + q(book) + " --format " + input), 1, message);
   CHECK(sashite("book stats --book " + q(book)).output == stats.output);
@@ -589,7 +623,10 @@ TEST_CASE(
   expect(sashite("book query --book " + q(book) + " --sfen junk"), 2, "--sfen: SFEN 'junk'");
   expect(sashite("book query --book " + q(book) + " --sfen startpos --mode bogus"), 2,
          "--mode 'bogus': expected exact, simple or relation");
-  expect(sashite("book bench --book " + q(dir.sub("missing"))), 2, "does not exist");
+  expect(sashite("book bench --book " + q(dir.sub("missing"))), 1,
+         "sashite book bench: book directory '" + dir.sub("missing") + "': does not exist");
+  expect(sashite("book query --book " + q(dir.sub("missing")) + " --sfen startpos"), 1,
+         "sashite book query: book directory '" + dir.sub("missing") + "': does not exist");
   expect(sashite("book merge --out " + q(dir.sub("merged2")) + " " + q(dir.sub("missing"))), 1,
          "does not exist");
   CHECK_FALSE(fs::exists(dir.sub("merged2")));
@@ -614,6 +651,9 @@ TEST_CASE("cli: book think scores positions with our engine at tree depth 1 and 
   expect(sashite("book think --sfens " + q(dir.sub("missing.sfen")) + " --out " + q(dir.sub("t")) +
                  " --depth 1"),
          1, "SFEN file " + dir.sub("missing.sfen") + ": cannot be read");
+  expect(sashite("book think --sfens " + q(dir.path.string()) + " --out " + q(dir.sub("t")) +
+                 " --depth 1"),
+         1, "SFEN file " + dir.path.string() + ": cannot be read: Is a directory");
   const std::string junk = dir.sub("junk.sfen");
   write_file(junk, std::string(kStart) + "\njunk\n");
   expect(sashite("book think --sfens " + q(junk) + " --out " + q(dir.sub("t")) + " --depth 1"), 1,
@@ -653,13 +693,14 @@ TEST_CASE("cli: mate solves, proves shortest and compares controls; a bad line i
   expect(errors, 1, "line 4: error: SFEN 'not an sfen'");
   CHECK(errors.says("total mate 2 nomate 1 unknown 0 errors 1 "));
   expect(sashite("mate --algo dfpn --control threshold", problems), 2,
-         "--control threshold steers PDS's thresholds: use --algo pds");
+         "sashite mate: --control threshold steers PDS's thresholds: use --algo pds");
   expect(sashite("mate --control init --svm " + q(dir.sub("missing.model")), problems), 1,
          dir.sub("missing.model") + ": cannot open the model file");
-  expect(sashite("mate --compare none,bogus", problems), 2, "unknown control 'bogus'");
+  expect(sashite("mate --compare none,bogus", problems), 2,
+         "sashite mate: unknown control 'bogus'");
   expect(
       sashite("mate --compare none --details " + q(dir.path.string()) + " --table-mb 1", problems),
-      1, dir.path.string() + ": cannot write");
+      1, "sashite mate: " + dir.path.string() + ": cannot write");
   expect(sashite("mate --algo bfs", problems), 105, "--algo: bfs not in {pds,dfpn}");
 }
 
@@ -703,6 +744,11 @@ TEST_CASE("cli: svm data, train, test, predict and bench; errors name the file a
   expect(sashite("svm data --records " + q(dir.sub("missing")) + " --out " + q(data)), 1,
          dir.sub("missing") + ": not a directory");
   CHECK(read_text(data) == kept);  // not emptied by a mistyped directory
+  const std::string empty = dir.sub("empty");
+  fs::create_directory(empty);
+  expect(sashite("svm data --records " + q(empty) + " --out " + q(data)), 1,
+         empty + ": no .csa files under it");
+  CHECK(read_text(data) == kept);  // nor by one without records
   expect(sashite("svm bench --sfens " + q(junk)), 1, junk + ":1: SFEN 'junk'");
 }
 
@@ -723,7 +769,7 @@ TEST_CASE("cli: learn train and fit write weight files; missing and broken input
 
   const std::string broken = kData + "/learn_curve/d_broken.csa:8:2: illegal move +7775FU";
   const std::string out = dir.sub("none.eval");
-  expect(sashite("learn train --out " + q(out)), 1,
+  expect(sashite("learn train --out " + q(out)), 2,
          "give --records DIR, --teachers FILE, --train-records DIR or --train-teachers FILE");
   expect(sashite("learn train --records " + q(dir.sub("missing")) + " --out " + q(out)), 1,
          dir.sub("missing") + ": not a directory");
@@ -737,7 +783,7 @@ TEST_CASE("cli: learn train and fit write weight files; missing and broken input
                  q(dir.sub("missing.eval"))),
          1, dir.sub("missing.eval") + ": cannot open the file for reading");
   expect(sashite("learn train --records " + q(kData + "/learn") + " --out " + q(out) + " --resume"),
-         1, "--resume needs --checkpoint");
+         2, "sashite learn train: --resume needs --checkpoint");
   expect(sashite("learn fit --records " + q(dir.sub("missing")) + " --out " + q(out)), 1,
          dir.sub("missing") + ": no such file or directory");
   expect(sashite("learn fit --records " + q(kData + "/learn_curve") + " --out " + q(out)), 1,
@@ -758,6 +804,9 @@ TEST_CASE("cli: learn label copies records with our engine's values and skips th
   expect(sashite(label), 0, "3 records: 0 skipped (already labelled), 3 read, 3 written");
   CHECK(files_in(out + "/learn_fit") == 3);
   expect(sashite(label), 0, "3 records: 3 skipped (already labelled)");
+  expect(sashite("learn label --records " + q(kData + "/learn_fit") + " --out " + q(dir.sub("l3")) +
+                 " --engine " + kEngine + " --first-ply 3 --last-ply 2"),
+         2, "sashite learn label: --last-ply is below --first-ply");
   expect(sashite("learn label --records " + q(dir.sub("missing")) + " --out " + q(out) +
                  " --engine " + kEngine),
          1, dir.sub("missing") + ": not a directory");
@@ -813,6 +862,8 @@ TEST_CASE("cli: learn teach writes teacher moves at tree depth 1 and 2, resumes;
   expect(sashite("learn teach --sfens " + q(dir.sub("missing.sfen")) + " --out " + q(out) +
                  " --depth 1"),
          1, "SFEN file " + dir.sub("missing.sfen") + ": cannot be read");
+  expect(sashite("learn teach --sfens " + q(dir.path.string()) + " --out " + q(out) + " --depth 1"),
+         1, "SFEN file " + dir.path.string() + ": cannot be read: Is a directory");
   const std::string junk = dir.sub("junk.sfen");
   write_file(junk, "junk\n");
   expect(sashite("learn teach --sfens " + q(junk) + " --out " + q(out) + " --depth 1"), 1,

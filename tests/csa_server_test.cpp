@@ -51,7 +51,7 @@ struct TestServer {
     REQUIRE_MESSAGE(st.is_ok(), st.message());
     port = server->port();
     thread = std::thread([this] {
-      server->run();
+      result = server->run();
       finished = true;
     });
   }
@@ -72,6 +72,7 @@ struct TestServer {
   std::ostringstream output;  // written by the server thread; read after it finished
   std::unique_ptr<tools::CsaServer> server;
   int port = 0;
+  base::Status result;  // run()'s; read after it finished
   std::atomic<bool> finished{false};
   std::thread thread;
 };
@@ -292,6 +293,26 @@ TEST_CASE("server e2e: a full game ending in %TORYO, as [T:csa]; the record; --g
   CHECK(rec.find_info("END_TIME"));
   CHECK(server.output.str().find("toryo black") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("server e2e: a record that cannot be written is reported, and run() returns it") {
+  tools::ServerOptions o;
+  const fs::path dir = temp_dir("unwritable");
+  o.records_dir = dir.string();
+  o.games = 1;
+  TestServer server(o);
+  // The directory listen() created, replaced by a file: the record cannot be written there.
+  fs::remove_all(dir);
+  std::ofstream(dir) << "not a directory\n";
+  for (const auto& [who, run] : replay("csa.txt", server)) {
+    CAPTURE(who);
+    CHECK(run.received == run.expected);  // the game itself is played out as before
+  }
+  REQUIRE(server.wait_finished(3000));
+  CHECK(server.output.str().find("record not written: " + dir.string() + "/research+demo") !=
+        std::string::npos);
+  CHECK(server.result.message().rfind("1 game record(s) not written; the first: ", 0) == 0);
+  fs::remove(dir);
 }
 
 TEST_CASE("server e2e: illegal move, %CHUDAN, invalid %KACHI, REJECT, early move") {

@@ -145,14 +145,11 @@ std::vector<Position> random_queries(const std::vector<PackedPosition>& from, co
   return out;
 }
 
-int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
+base::Status run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   std::vector<BookEntry> entries;
   auto start = Clock::now();
-  base::Status status = book::load_book(options.book_directory, entries);
-  if (!status) {
-    std::fprintf(stderr, "sashite book bench: %s\n", status.message().c_str());
-    return 2;
-  }
+  if (base::Status status = book::load_book(options.book_directory, entries); !status)
+    return status;
   const double load_s = std::chrono::duration<double>(Clock::now() - start).count();
   std::vector<PackedPosition> originals;
   for (const BookEntry& e : entries) originals.push_back(e.position);
@@ -273,7 +270,10 @@ int run_book_bench(const BookBenchOptions& options, std::ostream& out) {
   scan.print(out, "simple by full scan");
   out << "verified against a full scan: " << checked << " queries, " << mismatches
       << " mismatches\n";
-  return mismatches == 0 ? 0 : 1;
+  if (mismatches > 0)
+    return base::Status::error(std::to_string(mismatches) +
+                               " probes differ from a full scan of the book");
+  return base::Status::ok();
 }
 
 }  // namespace tools

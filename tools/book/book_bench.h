@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "book/book.h"
 #include "book/book_entry.h"
 #include "shogi/position.h"
@@ -38,7 +39,8 @@ std::vector<shogi::Position> random_queries(const std::vector<book::PackedPositi
 
 // sashite book bench: prints the book size, its build time, and for exact lookups (hits
 // and misses), simple and relation-number retrieval: p50, p99, mean and max latency in
-// microseconds. Returns the exit code.
-int run_book_bench(const BookBenchOptions& options, std::ostream& out);
+// microseconds, then checks the index against full scans. An error for a book that cannot be
+// loaded, or an index that answers otherwise than a scan.
+base::Status run_book_bench(const BookBenchOptions& options, std::ostream& out);
 
 }  // namespace tools

@@ -13,13 +13,30 @@
 
 namespace tools {
 
-base::Status run_book_query(const BookQueryOptions& options) {
-  book::BookMode mode;
+namespace {
+
+base::Status parse_query(const BookQueryOptions& options, book::BookMode& mode,
+                         shogi::Position& pos) {
   if (!book::parse_book_mode(options.mode, mode) || mode == book::BookMode::kOff)
     return base::Status::error("--mode '" + options.mode + "': expected exact, simple or relation");
+  if (base::Status status = pos.set_sfen(options.sfen); !status)
+    return base::Status::error("--sfen: " + status.message());
+  return base::Status::ok();
+}
+
+}  // namespace
+
+base::Status validate_book_query_options(const BookQueryOptions& options) {
+  book::BookMode mode;
   shogi::Position pos;
-  base::Status status = pos.set_sfen(options.sfen);
-  if (!status) return base::Status::error("--sfen: " + status.message());
+  return parse_query(options, mode, pos);
+}
+
+base::Status run_book_query(const BookQueryOptions& options) {
+  book::BookMode mode;
+  shogi::Position pos;
+  base::Status status = parse_query(options, mode, pos);
+  if (!status) return status;
   std::vector<book::BookEntry> entries;
   status = book::load_book(options.book_directory, entries, book::kBookLockWaitMs);
   if (!status) return status;

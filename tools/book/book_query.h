@@ -17,6 +17,9 @@ struct BookQueryOptions {
   int support = 32;               // relation: most first-pass positions (0: all)
 };
 
+// An error for a bad --mode or --sfen (the command line; run_book_query checks them too).
+base::Status validate_book_query_options(const BookQueryOptions& options);
+
 // Loads the book, probes it for the position and prints on standard output the similar
 // positions with their distances, the weight table (relation) and the candidate moves. An
 // error for a bad mode, SFEN or book.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -40,6 +41,11 @@ std::string rate(double count, double seconds) {
 }  // namespace
 
 base::Status run_book_import(const BookImportOptions& o) {
+  // A directory where a file is expected: std::ifstream opens it and reads it as empty.
+  if (o.format != "csa")
+    for (const std::string& path : o.paths)
+      if (std::error_code ec; std::filesystem::is_directory(path, ec))
+        return base::Status::error(path + ": cannot read: Is a directory");
   // Opened first: a wrong, foreign or locked directory is reported before a long read.
   book::BookDb db;
   base::Status s = db.open(o.book, /*create=*/true);

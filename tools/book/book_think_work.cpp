@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unordered_set>
 
@@ -86,6 +87,9 @@ Status add_record_positions(const std::vector<std::string>& paths, int max_ply, 
 Status add_sfen_file_positions(const std::string& path, std::vector<ThinkWork>& out) {
   std::ifstream in(path);
   if (!in) return Status::error("SFEN file " + path + ": cannot be read");
+  // A directory opens, and would read as an empty file.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return Status::error("SFEN file " + path + ": cannot be read: Is a directory");
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))

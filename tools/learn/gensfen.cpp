@@ -69,12 +69,20 @@ int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 
 
 }  // namespace
 
-Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
+Status validate_gensfen_options(const GensfenOptions& o) {
   if (o.out_dir.empty()) return Status::error("--out DIR is required");
   if ((o.depth > 0) == (o.nodes > 0))
     return Status::error("give exactly one of --depth D and --nodes N");
   if (o.threads < 1 || o.batch < 1 || o.random_min < 0 || o.random_max < o.random_min)
     return Status::error("bad --threads, --batch or --random-plies");
+  for (const std::string& kv : o.engine_options)
+    if (kv.find('=') == std::string::npos)
+      return Status::error("engine option '" + kv + "': expected NAME=VALUE");
+  return Status::ok();
+}
+
+Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
+  if (Status s = validate_gensfen_options(o); !s) return s;
   std::vector<Opening> openings;
   if (!o.openings_path.empty()) {
     if (Status s = load_openings(o.openings_path, openings); !s) return s;
@@ -90,8 +98,6 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
     engine::Engine probe;
     for (const std::string& kv : o.engine_options) {
       const size_t eq = kv.find('=');
-      if (eq == std::string::npos)
-        return Status::error("engine option '" + kv + "': expected NAME=VALUE");
       if (Status s = probe.set_option(kv.substr(0, eq), kv.substr(eq + 1)); !s) return s;
     }
     if (Status s = probe.prepare(); !s) return s;

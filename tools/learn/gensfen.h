@@ -42,6 +42,10 @@ struct GensfenOptions {
 // (positions, games, positions per hour) every progress_seconds and at the end.
 base::Status run_gensfen(const GensfenOptions& options, std::ostream& out);
 
+// An error for options that are missing or do not go together (the command line; run_gensfen
+// checks them too).
+base::Status validate_gensfen_options(const GensfenOptions& options);
+
 // `--random-plies N` or `MIN,MAX`: sets random_min and random_max (N: both). An error when a
 // part is not a number.
 base::Status parse_random_plies(const std::string& text, int& min, int& max);

@@ -41,7 +41,7 @@ std::string learn_train_command_line(const LearnTrainCommandOptions& o) {
   return c.str();
 }
 
-Status run_learn_train(const LearnTrainCommandOptions& o) {
+Status validate_learn_train_options(const LearnTrainCommandOptions& o) {
   if (o.learn.resume && o.learn.checkpoint_dir.empty())
     return Status::error("--resume needs --checkpoint");
   const TrainingSources& src = o.sources;
@@ -52,6 +52,12 @@ Status run_learn_train(const LearnTrainCommandOptions& o) {
   if (src.train_records.empty() && (!src.train_player.empty() || src.train_skip_plies > 0))
     return Status::error(
         "--train-player and --train-skip-plies apply to --train-records, and none was given");
+  return Status::ok();
+}
+
+Status run_learn_train(const LearnTrainCommandOptions& o) {
+  if (Status s = validate_learn_train_options(o); !s) return s;
+  const TrainingSources& src = o.sources;
   const auto start = std::chrono::steady_clock::now();
   std::vector<TrainingPosition> positions;
   TrainingCounts counts;

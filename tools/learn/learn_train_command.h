@@ -25,6 +25,10 @@ struct LearnTrainCommandOptions {
 // that the header of the weight file tells exactly how to make them again.
 std::string learn_train_command_line(const LearnTrainCommandOptions& o);
 
+// An error for options that are missing or do not go together (the command line;
+// run_learn_train checks them too).
+base::Status validate_learn_train_options(const LearnTrainCommandOptions& o);
+
 // Gathers the training positions, trains from the initial weights and writes the weight file
 // (its header: the command line, the data, the table of iterations); the counts and the
 // training's progress go to standard error, the table and "wrote FILE" to standard output. An

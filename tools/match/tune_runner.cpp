@@ -26,9 +26,7 @@ std::vector<SpsaParam> engine_search_params() {
   return params;
 }
 
-namespace {
-
-Status check_options(const TuneOptions& o) {
+Status validate_tune_options(const TuneOptions& o) {
   if (o.engine.empty()) return Status::error("--engine is required");
   if (o.params_path.empty()) return Status::error("--params is required");
   if (o.openings_path.empty()) return Status::error("--openings is required");
@@ -43,8 +41,15 @@ Status check_options(const TuneOptions& o) {
   std::vector<std::string> argv;
   if (Status s = base::split_command_line(o.engine, argv); !s)
     return Status::error("'" + o.engine + "': " + s.message());
+  int64_t main_time_ms = 0, increment_ms = 0;
+  if (!o.time_control.empty())
+    if (Status s = parse_time_control(o.time_control, main_time_ms, increment_ms); !s) return s;
+  if (increment_ms > 0 && o.byoyomi_ms > 0)
+    return Status::error("--tc with an increment and --byoyomi do not mix");
   return Status::ok();
 }
+
+namespace {
 
 std::string theta_text(const std::vector<SpsaParam>& params) {
   std::string s;
@@ -65,13 +70,10 @@ int plus_half_points(const GameOutcome& r, bool plus_black) {
 }  // namespace
 
 Status run_tune(const TuneOptions& o, std::ostream& out) {
-  if (Status s = check_options(o); !s) return s;
+  if (Status s = validate_tune_options(o); !s) return s;
   MatchLimits limits;
   if (!o.time_control.empty())
-    if (Status s = parse_time_control(o.time_control, limits.main_time_ms, limits.increment_ms); !s)
-      return s;
-  if (limits.increment_ms > 0 && o.byoyomi_ms > 0)
-    return Status::error("--tc with an increment and --byoyomi do not mix");
+    (void)parse_time_control(o.time_control, limits.main_time_ms, limits.increment_ms);  // checked
   limits.byoyomi_ms = o.byoyomi_ms;
   limits.nodes = o.nodes;
   limits.time_margin_ms = o.time_margin_ms;

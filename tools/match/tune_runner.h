@@ -40,6 +40,10 @@ std::vector<SpsaParam> engine_search_params();
 // run_tune reads (replacing `path`), then "tune: wrote N parameters to FILE" on `out`.
 base::Status write_spsa_defaults(const std::string& path, std::ostream& out);
 
+// An error for options that are missing or do not go together (the command line; run_tune
+// checks them too).
+base::Status validate_tune_options(const TuneOptions& options);
+
 // Runs the tuning: reads the parameters, resumes the state when its file exists (the same
 // parameters, in the same order), plays the remaining pairs (options.jobs at a time; each
 // pair's perturbation and opening drawn from the seed and its iteration number, so a resumed

@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "base/status.h"
+
 namespace tools {
 
 // The command line's options, with its defaults.
@@ -26,13 +28,17 @@ struct MateCommandOptions {
   std::string details;      // --compare: per-position TSV
 };
 
+// An error for an unknown control, or threshold with df-pn (the command line;
+// run_mate_command checks them too).
+base::Status validate_mate_options(const MateCommandOptions& o);
+
 // Reads the problems (one SFEN a line) from `in` and solves them under `o.control`, printing
 // a line per problem and the totals on `out` (tools/mate/mate_bench.h), or with `o.compare`
 // solves each under every control of the list and prints the comparison tables
-// (tools/mate/mate_compare.h). Returns the exit code: 1 when a problem could not be read or
-// the model or the details file could not be opened, 2 for an unknown control or threshold
-// with df-pn; the errors go to `err` as "mate: ...".
-int run_mate_command(const MateCommandOptions& o, std::istream& in, std::ostream& out,
-                     std::ostream& err);
+// (tools/mate/mate_compare.h). every_problem_read: false when a line could not be read (each
+// such line named in the output). An error for bad options, or a model or details file that
+// cannot be opened.
+base::Status run_mate_command(const MateCommandOptions& o, std::istream& in, std::ostream& out,
+                              std::ostream& err, bool& every_problem_read);
 
 }  // namespace tools

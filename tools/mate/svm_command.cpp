@@ -13,6 +13,7 @@
 
 #include "engine/mate/mate_features.h"
 #include "engine/mate/svm_model.h"
+#include "shogi/csa_files.h"
 #include "shogi/position.h"
 #include "tools/mate/svm_train.h"
 
@@ -111,9 +112,13 @@ Status run_svm_data(SvmDataCommandOptions o) {
   const MateLabeller label = find_mate_labeller(o.labeller, s);
   if (!s) return s;
   o.data.records_dir = o.records;
-  // Checked before --out is truncated: a mistyped directory must not empty a dataset.
+  // Checked before --out is truncated: a mistyped directory, or one without records, must
+  // not empty a dataset.
   if (std::error_code ec; !std::filesystem::is_directory(o.records, ec))
     return Status::error(o.records + ": not a directory");
+  std::vector<std::string> files;
+  if (s = shogi::list_csa_files(o.records, files); !s) return s;
+  if (files.empty()) return Status::error(o.records + ": no .csa files under it");
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
   if (!out) return Status::error(o.out + ": cannot write");
   SvmDataStats stats;

@@ -22,6 +22,9 @@ int run_records_check(const std::vector<std::string>& paths) {
     if (base::Status listed = shogi::list_csa_files(path, files); !listed) {
       std::printf("%s\n", listed.message().c_str());
       ++failed;
+    } else if (files.empty()) {  // a directory without records: most likely the wrong one
+      std::printf("%s: no CSA records (.csa) in the directory\n", path.c_str());
+      ++failed;
     }
     for (const std::string& file : files) {
       shogi::CsaRecord rec;

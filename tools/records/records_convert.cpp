@@ -136,6 +136,11 @@ int run_records_convert(const RecordsConvertOptions& options, std::ostream& out)
     if (base::Status listed = list_record_files(path, from, files); !listed) {
       out << listed.message() << "\n";
       ++failed;
+    } else if (files.empty()) {  // a directory without records: most likely the wrong one
+      out << path << ": no "
+          << (from == RecordFormat::kKif ? "KIF records (.kif, .kifu)" : "CSA records (.csa)")
+          << " in the directory\n";
+      ++failed;
     }
     for (const std::string& file : files) {
       if (base::Status status = convert_record_file(file, to, options.out_dir); !status) {

@@ -22,9 +22,10 @@ struct RecordsConvertOptions {
 // write_kif_record or write_csa_record (V3.0) to "<stem>.kifu" (UTF-8 KIF, the extension
 // Kakinoki's format gives UTF-8 files) or "<stem>.csa", beside the input or under out_dir
 // (created if missing), through base::replace_file. Every failure is one line on `out`
-// naming the file and the place ("PATH:LINE:COL: message"); the other files are still
-// converted. Ends with "records: N converted, M failed". Returns 0 when nothing failed, 1 when
-// something did, 2 for bad options (no path, `to` not kif or csa).
+// naming the file and the place ("PATH:LINE:COL: message"), and a directory without records
+// to convert is one; the other files are still converted. Ends with "records: N converted, M
+// failed". Returns 0 when nothing failed, 1 when something did, 2 for bad options (no path, `to`
+// not kif or csa).
 int run_records_convert(const RecordsConvertOptions& options, std::ostream& out);
 
 }  // namespace tools

@@ -101,6 +101,9 @@ int run_records_time_use(const TimeUseOptions& o, std::ostream& out) {
     if (base::Status listed = shogi::list_csa_files(path, files); !listed) {
       out << listed.message() << "\n";
       ++failed;
+    } else if (files.empty()) {  // a directory without records: most likely the wrong one
+      out << path << ": no CSA records (.csa) in the directory\n";
+      ++failed;
     }
     for (const std::string& file : files) {
       shogi::CsaRecord rec;

@@ -50,8 +50,8 @@ void add_time_use(const shogi::CsaRecord& record, const std::string& name, int b
 // the closest call.
 std::string format_time_use(const TimeUse& use, int bucket);
 
-// Reads every record and prints format_time_use; a record that cannot be read is one line
-// naming it (and the exit code is 1). Returns 2 for bad options.
+// Reads every record and prints format_time_use; a record that cannot be read, or a directory
+// without records, is one line naming it (and the exit code is 1). Returns 2 for bad options.
 int run_records_time_use(const TimeUseOptions& options, std::ostream& out);
 
 }  // namespace tools

@@ -109,6 +109,8 @@ struct CsaServer::Impl {
   std::atomic<int> started{0};
   bool stopping = false;  // no more logins
   bool shut_down = false;
+  int records_not_written = 0;
+  std::string first_record_error;        // what run() returns when a record was not written
   std::unique_ptr<ServerStatus> status;  // the status page's model, when one is shown
 
   int64_t now_ms() const {
@@ -467,8 +469,11 @@ struct CsaServer::Impl {
         (std::filesystem::path(options.records_dir) / (g.game.game_id() + ".csa")).string();
     const base::Status s =
         base::replace_file(path, shogi::write_csa_record(rec, shogi::CsaVersion::kV22));
-    if (!s) std::cerr << "sashite server: " << s.message() << "\n";
-    return s ? path : "";
+    if (s) return path;
+    // The server goes on (the next games may be written); run() returns the failure.
+    out << "record not written: " << s.message() << std::endl;
+    if (records_not_written++ == 0) first_record_error = s.message();
+    return "";
   }
 
   // ---- Stopping ----
@@ -556,10 +561,13 @@ void CsaServer::set_status_board(client::StatusBoard* board) {
 
 int CsaServer::games_started() const { return impl_->started.load(); }
 
-void CsaServer::run() {
+base::Status CsaServer::run() {
   Impl& s = *impl_;
   s.start_accept();
   s.io.run();
+  if (s.records_not_written == 0) return base::Status::ok();
+  return base::Status::error(std::to_string(s.records_not_written) +
+                             " game record(s) not written; the first: " + s.first_record_error);
 }
 
 void CsaServer::stop() {

@@ -71,8 +71,9 @@ class CsaServer {
   void set_status_board(client::StatusBoard* board);
   // Serves until options.games games have started and ended, or stop(), or a signal (see
   // listen). Games still running at a stop are aborted (their records end in %CHUDAN) and
-  // every connection is closed.
-  void run();
+  // every connection is closed. An error when a game's record could not be written (each
+  // also reported on `out` when it happens).
+  base::Status run();
   void stop();
   int games_started() const;
 

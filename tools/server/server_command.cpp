@@ -33,8 +33,7 @@ base::Status run_server(const ServerOptions& given, std::ostream& out) {
   if (status)
     out << "status page on http://" << options.status_bind << ":" << status->port() << "/"
         << std::endl;
-  server.run();
-  return base::Status::ok();
+  return server.run();
 }
 
 }  // namespace tools
