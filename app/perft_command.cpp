@@ -34,6 +34,7 @@ int run_bench(const BenchOptions& options) {
   const engine::SearchBenchResult result =
       engine::run_search_bench(std::cout, options.depth, options.options);
   if (!result.error.empty()) return command_failed("bench", result.error, kExitCommandLine);
+  if (!result.load_error.empty()) return command_failed("bench", result.load_error);
   return 0;
 }
 

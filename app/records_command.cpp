@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_error.h"
 #include "app/commands.h"
 #include "tools/records/records_check.h"
 #include "tools/records/records_convert.h"
@@ -41,5 +42,9 @@ CommandRun add_records_time_use_options(CLI::App& sub) {
                  "300+10, or 600 with --byoyomi): report the closest call");
   sub.add_option("--byoyomi", o->byoyomi_ms, "with --tc: byoyomi in ms");
   sub.add_option("paths", o->paths, "files or directories (searched recursively)")->required();
-  return [o] { return tools::run_records_time_use(*o, std::cout); };
+  return [o] {
+    if (base::Status s = tools::validate_time_use_options(*o); !s)
+      return command_failed("records time-use", s.message(), kExitCommandLine);
+    return tools::run_records_time_use(*o, std::cout);
+  };
 }

@@ -73,12 +73,16 @@ base::Status BookBuilder::write(BookDb& db, size_t batch_size) const {
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace book {
 
 base::Status read_whole_file(const std::string& path, std::string& out) {
+  // A directory opens, and would read as an empty file.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return base::Status::error(path + ": Is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) return base::Status::error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::ostringstream buffer;

@@ -1,7 +1,6 @@
 // sashite csa: plays on a CSA server (floodgate, a championship, the local server).
 #include "client/csa_command.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "base/interrupt.h"
 #include "client/asio_transport.h"
 #include "client/book_front_player.h"
 #include "client/book_player.h"
@@ -23,10 +23,9 @@
 namespace {
 
 std::atomic<client::CsaClient*> g_client{nullptr};
-std::atomic<int> g_signals{0};
 
-extern "C" void on_quit_signal(int) {
-  const int n = g_signals.fetch_add(1) + 1;
+// The n-th SIGINT or SIGTERM (base::ScopedInterrupts): see run_csa_command's contract.
+void on_quit_signal(int n) {
   if (n >= 3) _exit(130);  // the operator insists
   if (client::CsaClient* c = g_client.load()) c->request_quit(n >= 2);
 }
@@ -107,17 +106,11 @@ base::Status run_csa_command(const CsaCommandOptions& o, int& exit_code) {
   }
 
   g_client.store(&csa);
-  struct sigaction sa {};
-  sa.sa_handler = on_quit_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);  // a dead peer is seen as a write error instead
-
-  exit_code = csa.run();
-
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  {
+    base::ScopedInterrupts interrupts(on_quit_signal);
+    std::signal(SIGPIPE, SIG_IGN);  // a dead peer is seen as a write error instead
+    exit_code = csa.run();
+  }
   g_client.store(nullptr);
   return base::Status::ok();
 }

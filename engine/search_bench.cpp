@@ -47,8 +47,12 @@ SearchBenchResult run_search_bench(std::ostream& out, int depth,
       return failed;
     }
   }
-  Status ready = engine.prepare();
-  if (!ready) out << "bench: " << ready.message() << "\n";
+  // Measuring with other weights than those asked for would give another signature.
+  if (Status ready = engine.prepare(); !ready) {
+    SearchBenchResult failed;
+    failed.load_error = ready.message();
+    return failed;
+  }
   SearchBenchResult total;
   int index = 0;
   for (const std::string& sfen : search_bench_positions()) {

@@ -198,6 +198,13 @@ const char* const kAfterBishopTrade =
 
 }  // namespace
 
+TEST_CASE("book import: a directory where a book file is expected is named as one") {
+  std::string text = "unchanged";
+  const base::Status s = read_whole_file(kData + "/book", text);
+  CHECK(s.message() == kData + "/book: Is a directory");
+  CHECK(text == "unchanged");
+}
+
 TEST_CASE("book import: GPS TSV round trip through YaneuraOu") {
   BookBuilder gps;
   ImportStats stats;

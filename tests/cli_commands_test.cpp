@@ -224,6 +224,7 @@ TEST_CASE("cli: a missing required option or argument exits 106 naming it") {
       {"csa", "--config is required"},
       {"records check", "paths is required"},
       {"records convert " + data, "--to is required"},
+      {"records convert --to kif", "paths is required"},
       {"records time-use", "paths is required"},
       {"book import --book b " + data, "--format is required"},
       {"book export", "--book is required"},
@@ -317,6 +318,12 @@ TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one o
   expect(sashite("bench --perft --perft-file " + q(dir.path.string())), 1,
          "cannot read " + dir.path.string() + ": Is a directory");
   expect(sashite("bench --perft-file " + q(file)), 107, "--perft-file requires --perft");
+  // Weights that cannot be loaded are an error, not a measure of other weights.
+  const Run weights = sashite("bench --depth 1 --option EvalFile=" + q(dir.path.string()));
+  expect(weights, 1, "sashite bench: " + dir.path.string() + ": Is a directory");
+  CHECK_FALSE(weights.says("Nodes searched"));
+  expect(sashite("bench --depth 1 --option EvalFile=" + q(dir.sub("missing.eval"))), 1,
+         "sashite bench: " + dir.sub("missing.eval") + ": cannot open the file");
 }
 
 TEST_CASE("cli: match plays two short games and writes their records; its errors") {
@@ -547,7 +554,20 @@ TEST_CASE("cli: records check, convert and time-use; a bad record is named by fi
   const Run time_use = sashite("records time-use --tc 300+10 " + q(kData + "/records"));
   expect(time_use, 0, "plies      moves   mean_s    max_s");
   CHECK(time_use.says("closest call: "));
-  expect(sashite("records time-use --tc 1+x " + q(kData + "/records")), 2, "--tc '1+x'");
+  {  // The error goes to standard error, and nothing to standard output.
+    base::ChildProcess run;
+    const std::string err = dir.sub("time_use.err");
+    REQUIRE(run.start({kBinary, "records", "time-use", "--tc", "1+x", kData + "/records"}, {}, err)
+                .is_ok());
+    const auto deadline = base::ChildProcess::Clock::now() + std::chrono::seconds(30);
+    std::string line;
+    CHECK(run.read_line(line, deadline) == base::ChildProcess::ReadResult::kClosed);
+    CHECK(run.wait_exit(deadline));
+    CHECK(run.exit_description() == "exited with status 2");
+    CHECK(read_text(err).rfind("sashite records time-use: --tc '1+x': ", 0) == 0);
+  }
+  expect(sashite("records time-use --bucket 0 " + q(kData + "/records")), 105,
+         "--bucket: Value 0 not in range 1 to 1000");
   expect(sashite("records time-use " + q(dir.sub("missing"))), 1,
          dir.sub("missing") + ": no such file or directory");
   expect(sashite("records convert --to pdf " + q(broken)), 105, "--to: pdf not in {kif,csa}");

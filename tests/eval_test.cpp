@@ -252,6 +252,16 @@ TEST_CASE("eval: weights survive save and load") {
   CHECK(std::fabs(back.get(kMaterialOffset) + 12.34) <= 1.0 / 64);
 }
 
+TEST_CASE("eval: a directory given as the weights file is named as one") {
+  const std::string dir = temporary_path("weights_dir");
+  std::filesystem::create_directory(dir);
+  Weights w = Weights::hand_set();
+  const Status status = w.load(dir);
+  std::filesystem::remove(dir);
+  CHECK(status.message() == dir + ": Is a directory");
+  CHECK(w == Weights::hand_set());
+}
+
 TEST_CASE("eval: the shipped weights load: the learned default, comparison-trained, hand-set") {
   Weights learned;
   const Status learned_status = learned.load(shipped_weights_path("default.eval"));

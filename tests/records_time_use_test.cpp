@@ -77,9 +77,12 @@ TEST_CASE("records time-use: the command reads files, filters players, names bad
   std::ostringstream out2;
   CHECK(run_records_time_use(o, out2) == 1);
   CHECK(out2.str().find("bad.csa") != std::string::npos);
+  CHECK(validate_time_use_options(o).is_ok());
   o.time_control = "x";
-  std::ostringstream out3;
-  CHECK(run_records_time_use(o, out3) == 2);
+  CHECK(validate_time_use_options(o).message().find("--tc 'x'") == 0);
+  o.time_control = "";
+  o.bucket = 0;
+  CHECK(validate_time_use_options(o).message() == "--bucket must be at least 1");
 }
 
 }  // namespace records_time_use_test

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -108,6 +109,9 @@ void Weights::set(int index, double centipawns) {
 }
 
 Status Weights::load(const std::string& path) {
+  // A directory opens, and would read as an empty file.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return Status::error(path + ": Is a directory");
   std::ifstream in(path);
   if (!in) return Status::error(path + ": cannot open the file for reading");
   return read(in, path);

@@ -2,15 +2,14 @@
 #include "tools/book/book_think.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 #include "book/book_db.h"
 #include "shogi/position.h"
-#include "tools/book/book_think_engines.h"
+#include "tools/book/book_think_jobs.h"
 #include "tools/book/book_think_work.h"
 #include "tools/common/progress_bar.h"
 
@@ -55,27 +54,22 @@ std::string settings_text(const BookThinkOptions& o, const std::vector<usi::Engi
   return s;
 }
 
-// The shared state of one run: the work, the output book, what is waiting to be written.
+// The shared state of one run: the jobs, the output book, what is waiting to be written.
 class ThinkRun {
  public:
   ThinkRun(const BookThinkOptions& o, std::vector<usi::EngineConfig> configs,
            std::vector<ThinkWork> work, std::ostream& out, std::ostream& err)
       : o_(o),
-        configs_(std::move(configs)),
-        limits_(search_limits(o)),
-        work_(std::move(work)),
+        jobs_(std::move(configs), search_limits(o), o.combine, std::move(work),
+              o.limit > 0 ? size_t(o.limit) : SIZE_MAX),
         out_(out),
         err_(err),
-        total_(o.limit > 0 ? std::min<size_t>(work_.size(), size_t(o.limit)) : work_.size()),
-        bar_(err, int64_t(total_), o.progress || ProgressBar::stderr_is_terminal(), "positions") {
-    valuation_.combine = o.combine == "min" ? LeafCombine::kMin : LeafCombine::kMean;
-    valuation_.search_depth = limits_.depth;
-  }
+        total_(jobs_.total()),
+        bar_(err, int64_t(total_), o.progress || ProgressBar::stderr_is_terminal(), "positions") {}
 
   Status run(book::BookDb& db);
 
  private:
-  void job();
   // Records the result of one position (under the mutex); flushes when a batch is full.
   void finish_position(const ThinkWork& w, const ThinkNode& tree);
   Status flush();  // REQUIRES: mutex_ held
@@ -84,15 +78,10 @@ class ThinkRun {
   std::string note() const;
 
   const BookThinkOptions& o_;
-  const std::vector<usi::EngineConfig> configs_;
-  const ThinkSearchLimits limits_;
-  ThinkValuation valuation_;
-  const std::vector<ThinkWork> work_;
+  ThinkJobs jobs_;
   std::ostream& out_;
   std::ostream& err_;
   const size_t total_;  // positions this run takes (limit applied)
-  std::atomic<size_t> next_{0};
-  std::atomic<bool> stop_{false};
 
   std::mutex mutex_;  // guards everything below
   book::BookDb* db_ = nullptr;
@@ -115,7 +104,7 @@ std::string ThinkRun::note() const {
 
 void ThinkRun::stop_with(const Status& s) {
   if (error_) error_ = s;
-  stop_ = true;
+  jobs_.stop = true;
 }
 
 Status ThinkRun::flush() {
@@ -142,7 +131,7 @@ void ThinkRun::finish_position(const ThinkWork& w, const ThinkNode& tree) {
   book::BookEntry entry;
   entry.key = w.key;
   entry.position = book::PackedPosition::from(root);
-  for (const ScoredThinkMove& m : score_root_moves(tree, valuation_)) {
+  for (const ScoredThinkMove& m : score_root_moves(tree, jobs_.valuation())) {
     book::BookMove bm;
     bm.move = m.move;
     bm.value = int16_t(std::clamp(m.value, -32767, 32767));
@@ -177,33 +166,17 @@ void ThinkRun::fail(const ThinkWork& w, const Status& s) {
   bar_.update(int64_t(finished_), note());
 }
 
-void ThinkRun::job() {
-  ThinkEngines engines(configs_, limits_);
-  if (Status s = engines.start(); !s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_with(s);
-    return;
-  }
-  while (!stop_) {
-    const size_t i = next_++;
-    if (i >= total_) break;
-    const ThinkWork& w = work_[i];
-    ThinkNode tree;
-    if (Status s = engines.think(w.sfen, o_.tree_depth, tree); s)
-      finish_position(w, tree);
-    else
-      fail(w, s);
-  }
-  engines.shut_down();
-}
-
 Status ThinkRun::run(book::BookDb& db) {
   db_ = &db;
   bar_.update(0);
-  std::vector<std::thread> threads;
-  const int jobs = int(std::min<size_t>(size_t(std::max(1, o_.jobs)), total_));
-  for (int j = 0; j < jobs; ++j) threads.emplace_back([this] { job(); });
-  for (std::thread& t : threads) t.join();
+  jobs_.run(
+      o_.jobs, o_.tree_depth,
+      [this](const ThinkWork& w, const ThinkNode& tree) { finish_position(w, tree); },
+      [this](const ThinkWork& w, const Status& s) { fail(w, s); },
+      [this](const Status& s) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_with(s);
+      });
   std::lock_guard<std::mutex> lock(mutex_);
   if (Status s = flush(); !s && error_) error_ = s;
   bar_.finish();

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tools/common/splitmix.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/match/match_openings.h"
@@ -66,6 +67,22 @@ int first_free_number(const fs::path& dir, int shard) {
 }
 
 int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 32000)); }
+
+// The opening as a position and moves, so that each ply of a game gives the engine the moves
+// played (Engine::set_position) without reading the whole list as text again.
+Status read_opening(const Opening& opening, shogi::Position& root,
+                    std::vector<shogi::Move>& moves) {
+  if (Status s = root.set_sfen(opening.sfen); !s) return s;
+  moves.clear();
+  shogi::Position pos = root;
+  for (const std::string& text : opening.moves) {
+    shogi::Move m;
+    if (Status s = shogi::parse_usi_move(pos, text, m); !s) return s;
+    pos.do_move(m);
+    moves.push_back(m);
+  }
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -173,8 +190,10 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
     };
     while (!stop) {
       const Opening& opening = openings[rng.below(openings.size())];
-      std::vector<std::string> moves = opening.moves;
-      if (!e.set_position(opening.sfen, moves).is_ok()) continue;
+      shogi::Position root;
+      std::vector<shogi::Move> moves;
+      if (!read_opening(opening, root, moves).is_ok() || !e.set_position(root, moves).is_ok())
+        continue;
       // Random legal moves after the opening.
       const int random = o.random_min + int(rng.below(uint64_t(o.random_max - o.random_min + 1)));
       bool dead = false;
@@ -184,8 +203,8 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           dead = true;
           break;
         }
-        moves.push_back(shogi::format_usi_move(legal[size_t(rng.below(legal.size()))]));
-        e.set_position(opening.sfen, moves);
+        moves.push_back(legal[size_t(rng.below(legal.size()))]);
+        e.set_position(root, moves);
       }
       if (dead) continue;
       e.new_game();
@@ -231,8 +250,8 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           game.push_back(rec);
           movers.push_back(us);
         }
-        moves.push_back(shogi::format_usi_move(r.best));
-        if (!e.set_position(opening.sfen, moves).is_ok()) break;
+        moves.push_back(r.best);
+        if (!e.set_position(root, moves).is_ok()) break;
         const shogi::Repetition rep = e.position().repetition(4);
         if (rep != shogi::Repetition::kNone) {
           // The side to move now: kWin, it won (the mover checked every time); kLoss, it lost.

@@ -3,11 +3,10 @@
 #include "tools/learn/learn_teach.h"
 
 #include <algorithm>
-#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <thread>
 
 #include "base/text_lines.h"
 #include "shogi/csa_files.h"
@@ -15,7 +14,7 @@
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tools/book/book_think.h"
-#include "tools/book/book_think_engines.h"
+#include "tools/book/book_think_jobs.h"
 #include "tools/common/progress_bar.h"
 
 namespace tools {
@@ -178,29 +177,30 @@ std::string format_teach_line(const std::string& sfen, const ThinkNode& root,
 
 namespace {
 
-// The shared state of one run: the work, the output file, the counters.
+// The shared state of one run: the jobs, the output file, the counters.
 class TeachRun {
  public:
   TeachRun(const TeachOptions& o, std::vector<usi::EngineConfig> configs,
            std::vector<ThinkWork> work, std::ofstream& file, std::ostream& err)
       : o_(o),
-        configs_(std::move(configs)),
-        limits_(search_limits(o)),
-        work_(std::move(work)),
+        jobs_(std::move(configs), search_limits(o), o.combine, std::move(work), SIZE_MAX),
         file_(file),
         err_(err),
-        bar_(err, int64_t(work_.size()), o.progress || ProgressBar::stderr_is_terminal(),
-             "positions") {
-    valuation_.combine = o.combine == "min" ? LeafCombine::kMin : LeafCombine::kMean;
-    valuation_.search_depth = limits_.depth;
-  }
+        bar_(err, int64_t(jobs_.total()), o.progress || ProgressBar::stderr_is_terminal(),
+             "positions") {}
 
   Status run() {
     bar_.update(0);
-    std::vector<std::thread> threads;
-    const int jobs = int(std::min<size_t>(size_t(std::max(1, o_.jobs)), work_.size()));
-    for (int j = 0; j < jobs; ++j) threads.emplace_back([this] { job(); });
-    for (std::thread& t : threads) t.join();
+    jobs_.run(
+        o_.jobs, o_.tree_depth,
+        [this](const ThinkWork& w, const ThinkNode& tree) {
+          finish(format_teach_line(w.sfen, tree, jobs_.valuation()));
+        },
+        [this](const ThinkWork& w, const Status& s) { fail(w, s); },
+        [this](const Status& s) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          stop_with(s);
+        });
     bar_.finish();
     return error_;
   }
@@ -210,26 +210,6 @@ class TeachRun {
   double elapsed_s() const { return bar_.elapsed_s(); }
 
  private:
-  void job() {
-    ThinkEngines engines(configs_, limits_);
-    if (Status s = engines.start(); !s) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_with(s);
-      return;
-    }
-    while (!stop_) {
-      const size_t i = next_++;
-      if (i >= work_.size()) break;
-      const ThinkWork& w = work_[i];
-      ThinkNode tree;
-      if (Status s = engines.think(w.sfen, o_.tree_depth, tree); s)
-        finish(format_teach_line(w.sfen, tree, valuation_));
-      else
-        fail(w, s);
-    }
-    engines.shut_down();
-  }
-
   void finish(const std::string& line) {
     std::lock_guard<std::mutex> lock(mutex_);
     faults_in_a_row_ = 0;
@@ -254,18 +234,13 @@ class TeachRun {
 
   void stop_with(const Status& s) {  // REQUIRES: mutex_ held
     if (error_) error_ = s;
-    stop_ = true;
+    jobs_.stop = true;
   }
 
   const TeachOptions& o_;
-  const std::vector<usi::EngineConfig> configs_;
-  const ThinkSearchLimits limits_;
-  ThinkValuation valuation_;
-  const std::vector<ThinkWork> work_;
+  ThinkJobs jobs_;
   std::ofstream& file_;
   std::ostream& err_;
-  std::atomic<size_t> next_{0};
-  std::atomic<bool> stop_{false};
   std::mutex mutex_;  // guards everything below
   ProgressBar bar_;
   size_t written_ = 0, no_move_ = 0, failed_ = 0;

@@ -11,7 +11,7 @@ namespace tools {
 // against its moves (csa_record_ending_problem). Prints one line per
 // failure ("PATH:LINE:COL: message"), then "records: N ok, M failed". A path that does not
 // exist, or a directory without *.csa files, counts as one failure. Returns 0 when nothing failed,
-// 1 when something did, 2 when no path was given.
+// 1 when something did.
 int run_records_check(const std::vector<std::string>& paths);
 
 }  // namespace tools

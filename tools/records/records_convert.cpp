@@ -116,10 +116,6 @@ base::Status convert_record_file(const std::string& file, RecordFormat to,
 }  // namespace
 
 int run_records_convert(const RecordsConvertOptions& options, std::ostream& out) {
-  if (options.paths.empty() || (options.to != "kif" && options.to != "csa")) {
-    out << "usage: sashite records convert --to kif|csa [--out DIR] PATH...\n";
-    return 2;
-  }
   const RecordFormat to = options.to == "kif" ? RecordFormat::kKif : RecordFormat::kCsa;
   const RecordFormat from = to == RecordFormat::kKif ? RecordFormat::kCsa : RecordFormat::kKif;
   if (!options.out_dir.empty()) {

@@ -24,8 +24,8 @@ struct RecordsConvertOptions {
 // (created if missing), through base::replace_file. Every failure is one line on `out`
 // naming the file and the place ("PATH:LINE:COL: message"), and a directory without records
 // to convert is one; the other files are still converted. Ends with "records: N converted, M
-// failed". Returns 0 when nothing failed, 1 when something did, 2 for bad options (no path, `to`
-// not kif or csa).
+// failed". Returns 0 when nothing failed, 1 when something did.
+// REQUIRES: options.to is "kif" or "csa" (the command line checks it).
 int run_records_convert(const RecordsConvertOptions& options, std::ostream& out);
 
 }  // namespace tools

@@ -81,18 +81,18 @@ std::string format_time_use(const TimeUse& use, int bucket) {
   return s;
 }
 
+base::Status validate_time_use_options(const TimeUseOptions& o) {
+  if (o.bucket < 1) return base::Status::error("--bucket must be at least 1");
+  int64_t main_ms = 0, inc_ms = 0;
+  if (!o.time_control.empty()) return parse_time_control(o.time_control, main_ms, inc_ms);
+  return base::Status::ok();
+}
+
 int run_records_time_use(const TimeUseOptions& o, std::ostream& out) {
-  if (o.paths.empty() || o.bucket < 1) {
-    out << "sashite records time-use: give record files or directories (and --bucket >= 1)\n";
-    return 2;
-  }
   int64_t main_ms = 0, inc_ms = 0;
   TimeUse use;
   if (!o.time_control.empty()) {
-    if (base::Status s = parse_time_control(o.time_control, main_ms, inc_ms); !s) {
-      out << "sashite records time-use: " << s.message() << "\n";
-      return 2;
-    }
+    (void)parse_time_control(o.time_control, main_ms, inc_ms);  // validated by the caller
     use.clocked = true;
   }
   int failed = 0;

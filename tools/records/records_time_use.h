@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "shogi/csa_record.h"
 
 namespace tools {
@@ -50,8 +51,12 @@ void add_time_use(const shogi::CsaRecord& record, const std::string& name, int b
 // the closest call.
 std::string format_time_use(const TimeUse& use, int bucket);
 
+// Whether the options can run: --bucket at least 1, --tc as sashite match reads it.
+base::Status validate_time_use_options(const TimeUseOptions& options);
+
 // Reads every record and prints format_time_use; a record that cannot be read, or a directory
-// without records, is one line naming it (and the exit code is 1). Returns 2 for bad options.
+// without records, is one line naming it (and the exit code is 1).
+// REQUIRES: validate_time_use_options(options) is ok.
 int run_records_time_use(const TimeUseOptions& options, std::ostream& out);
 
 }  // namespace tools
