@@ -149,6 +149,13 @@ Engine::Engine()
       .add_spin("MateMinDepth", 3, 1, 100,
                 "In-search mate calls at nodes with at least this much remaining depth (plies).")
       .on_change = [this](const Option&) { apply_mate_calls(); };
+  // Default: false. Calls only at nodes that the pruning steps before the moves (futility,
+  // reverse futility, null move) did not cut (MateCallSettings::after_cuts).
+  options_
+      .add_check("MateAfterCuts", false,
+                 "In-search mate calls only at nodes that futility and null-move pruning did not "
+                 "cut.")
+      .on_change = [this](const Option&) { apply_mate_calls(); };
   // Default: none. limit: each call's node limit scaled by the sigmoid of the SVM's decision
   // value, normalised by its running mean, so the total effort stays MateNodes times
   // MateMultiplier. step: a call only where the SVM predicts a mate, its limit growing with
@@ -363,6 +370,7 @@ void Engine::apply_mate_calls() {
   settings.enabled = options_.get_bool("MateSearch");
   settings.nodes = uint64_t(options_.get_int("MateNodes"));
   settings.min_depth = int(options_.get_int("MateMinDepth"));
+  settings.after_cuts = options_.get_bool("MateAfterCuts");
   settings.control = options_.get_string("MateControl") == "limit";
   settings.step = options_.get_string("MateControl") == "step";
   settings.multiplier = double(options_.get_int("MateMultiplier")) / 100.0;

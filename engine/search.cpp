@@ -293,13 +293,20 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     eval = tt_value;
 
   // Step 3b. The mate solver: a mate by checks within a small node limit ends the node.
-  if (!kRootNode && !in_check && manager_.mate_.enabled && depth >= manager_.mate_.min_depth &&
-      beta > -kValueMateInMaxPly && excluded == kMoveNone) {
+  // Here, or with MateAfterCuts only at nodes that Steps 4 to 5 did not cut (Step 5a).
+  const bool mate_call = !kRootNode && !in_check && manager_.mate_.enabled &&
+                         depth >= manager_.mate_.min_depth && beta > -kValueMateInMaxPly &&
+                         excluded == kMoveNone;
+  Value mate = kValueNone;
+  auto call_mate_solver = [&] {
     Move mating = kMoveNone;
-    if (const Value mate = probe_mate(ply, mating); mate != kValueNone) {
+    mate = probe_mate(ply, mating);
+    if (mate != kValueNone)
       tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, raw_eval);
-      return mate;
-    }
+  };
+  if (mate_call && !manager_.mate_.after_cuts) {
+    call_mate_solver();
+    if (mate != kValueNone) return mate;
     if (stopped()) return kValueZero;
   }
 
@@ -346,6 +353,13 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
     pos_.undo_null_move();
     if (stopped()) return kValueZero;
     if (v >= beta) return v >= kValueMateInMaxPly ? beta : v;
+  }
+
+  // Step 5a. The mate solver at a node the cuts left (MateAfterCuts).
+  if (mate_call && manager_.mate_.after_cuts) {
+    call_mate_solver();
+    if (mate != kValueNone) return mate;
+    if (stopped()) return kValueZero;
   }
 
   // Step 5b. ProbCut: a capture that, searched 4 plies shallower, beats beta by a margin

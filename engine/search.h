@@ -53,6 +53,9 @@ struct MateCallSettings {
   bool enabled = false;  // Default: off (see the MateSearch option)
   uint64_t nodes = 32;   // Default: 32 (the base node limit of one call)
   int min_depth = 3;     // Default: 3 (remaining depth of the node, in plies)
+  // Default: off. Call only at nodes that futility, reverse futility and null-move pruning did
+  // not cut: a mate proven where the node is cut anyway changes nothing but its bound.
+  bool after_cuts = false;
   bool control = false;  // Default: off (application 1)
   // Default: off. Application 1's step control: no call where the model predicts no mate;
   // elsewhere the limit nodes * multiplier * 2p, p the mate probability (about 1 to 2 times

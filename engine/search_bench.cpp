@@ -32,20 +32,25 @@ const std::vector<std::string>& search_bench_positions() {
   return positions;
 }
 
+Status set_bench_options(Engine& engine, const std::vector<std::string>& options) {
+  for (const std::string& o : options) {
+    const size_t eq = o.find('=');
+    Status s = eq == std::string::npos ? Status::error("option '" + o + "' is not name=value")
+                                       : engine.set_option(o.substr(0, eq), o.substr(eq + 1));
+    if (!s) return s;
+  }
+  return Status::ok();
+}
+
 SearchBenchResult run_search_bench(std::ostream& out, int depth,
                                    const std::vector<std::string>& options) {
   Engine engine;
   engine.set_option("Threads", "1");
   engine.set_option("USI_Hash", "64");
-  for (const std::string& o : options) {
-    const size_t eq = o.find('=');
-    Status s = eq == std::string::npos ? Status::error("option '" + o + "' is not name=value")
-                                       : engine.set_option(o.substr(0, eq), o.substr(eq + 1));
-    if (!s) {
-      SearchBenchResult failed;
-      failed.error = s.message();
-      return failed;
-    }
+  if (Status s = set_bench_options(engine, options); !s) {
+    SearchBenchResult failed;
+    failed.error = s.message();
+    return failed;
   }
   // Measuring with other weights than those asked for would give another signature.
   if (Status ready = engine.prepare(); !ready) {

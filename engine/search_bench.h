@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "engine/names.h"
 
 namespace engine {
+
+class Engine;
 
 // About a dozen positions: openings, middle games, endgames and mate problems.
 const std::vector<std::string>& search_bench_positions();
@@ -28,6 +31,11 @@ struct SearchBenchResult {
 // builds. Options are given as name=value pairs (e.g. "FutilityMode=off"); one that cannot be
 // set (a misspelt name, a value out of range) is returned as the error, a file that cannot be
 // loaded (weights, the mate model) as the load error; then nothing is searched.
+// Sets each NAME=VALUE option on the engine; the first that cannot be set (not name=value, a
+// misspelt name, a value out of range) is the error. Shared by the benchmarks that take
+// --option.
+Status set_bench_options(Engine& engine, const std::vector<std::string>& options);
+
 SearchBenchResult run_search_bench(std::ostream& out, int depth,
                                    const std::vector<std::string>& options = {});
 

@@ -326,6 +326,32 @@ TEST_CASE("cli: bench at depth 1; --perft-file checks counts: 1 on a wrong one o
          "sashite bench: " + dir.sub("missing.eval") + ": cannot open the file");
 }
 
+TEST_CASE("cli: bench --mate-file: when the search proves each mate; bad files and lines") {
+  TempDir dir("sashite-cli");
+  const std::string problems = mate_problems(dir);
+  for (const char* calls : {"false", "true"}) {
+    const Run run =
+        sashite("bench --mate-file " + q(problems) + " --nodes 20000 --option MateSearch=" + calls);
+    expect(run, 0, "Mates proven: 2 of 3");
+    CHECK(run.says("line 1: mate 3 plies"));
+    CHECK(run.says("line 2: mate 3 plies"));
+    CHECK(run.says("line 3: none (score "));
+    CHECK(run.says("Nodes searched: "));
+  }
+  write_file(dir.sub("bad.sfen"), std::string(kStart) + "\nnot an sfen\n");
+  const Run bad = sashite("bench --mate-file " + q(dir.sub("bad.sfen")) + " --nodes 1000");
+  expect(bad, 0, "line 2: ");
+  CHECK(bad.says("Mates proven: 0 of 2"));
+  expect(sashite("bench --mate-file " + q(dir.sub("missing.sfen"))), 1,
+         "sashite bench: cannot read " + dir.sub("missing.sfen"));
+  expect(sashite("bench --mate-file " + q(dir.path.string())), 1,
+         "sashite bench: cannot read " + dir.path.string() + ": Is a directory");
+  expect(sashite("bench --mate-file " + q(problems) + " --option MateNodes=0"), 2,
+         "sashite bench: ");
+  expect(sashite("bench --nodes 5"), 107, "--nodes requires --mate-file");
+  expect(sashite("bench --perft --mate-file " + q(problems)), 108, "--perft excludes --mate-file");
+}
+
 TEST_CASE("cli: match plays two short games and writes their records; its errors") {
   TempDir dir("sashite-cli");
   const std::string out = dir.sub("match");

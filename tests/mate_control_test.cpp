@@ -324,6 +324,38 @@ TEST_CASE("mate calls in the search: MateControl step calls only where a mate is
   CHECK(mate.mate_found > 0);
 }
 
+TEST_CASE("mate calls in the search: MateAfterCuts calls only at nodes the cuts left") {
+  auto run = [](bool after_cuts, const std::string& sfen, const std::vector<std::string>& moves,
+                int depth) {
+    Engine engine;
+    engine.set_option("USI_Hash", "16");
+    engine.set_option("USI_OwnBook", "false");
+    engine.set_option("Threads", "1");
+    engine.set_option("MateSearch", "true");
+    engine.set_option("MateMinDepth", "1");
+    engine.set_option("MateNodes", "5000");
+    engine.set_option("MateAfterCuts", after_cuts ? "true" : "false");
+    REQUIRE(engine.set_position(sfen, moves).is_ok());
+    SearchLimits limits;
+    limits.depth = depth;
+    return engine.search(limits);
+  };
+  // A middle game where null-move and futility pruning cut many nodes before their calls.
+  const std::string middle =
+      "lnsg2snl/4k1g2/2ppppb2/pr6p/9/P1P3R1P/3PPPP2/1BG1K2S1/LNS2G1NL w 3P2p 26";
+  const SearchResult before = run(false, middle, {}, 6);
+  const SearchResult after = run(true, middle, {}, 6);
+  CHECK(before.kind == SearchResult::Kind::kMove);
+  CHECK(after.kind == SearchResult::Kind::kMove);
+  CHECK(after.mate_calls > 0);
+  CHECK(after.mate_calls < before.mate_calls);
+  // Kongo problem 2: the mate a depth-3 search alone does not see is still found.
+  const std::string sfen = load_problems("mate_kongo50.sfen")[1].sfen;
+  const SearchResult mate = run(true, sfen, {}, 3);
+  CHECK(mate.score >= kValueMateInMaxPly);
+  CHECK(mate.mate_found > 0);
+}
+
 TEST_CASE("mate calls in the search: MateControl limit loads the model and searches") {
   Engine engine;
   engine.set_option("USI_Hash", "16");
