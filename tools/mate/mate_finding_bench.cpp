@@ -63,7 +63,13 @@ MateFindingTotals run_mate_finding_bench(const MateFindingOptions& options, std:
     limits.nodes = options.nodes;
     const engine::SearchResult r = engine.search(limits);
     totals.nodes += r.nodes;
-    char line[200];
+    totals.mate_calls += r.mate_calls;
+    totals.mate_nodes += r.mate_nodes;
+    char searched[120];
+    std::snprintf(searched, sizeof searched, "searched %llu, mate calls %llu with %llu nodes",
+                  (unsigned long long)r.nodes, (unsigned long long)r.mate_calls,
+                  (unsigned long long)r.mate_nodes);
+    char line[300];
     if (first.plies > 0) {
       ++totals.proven;
       totals.nodes_to_mate += first.nodes;
@@ -73,8 +79,8 @@ MateFindingTotals run_mate_finding_bench(const MateFindingOptions& options, std:
                     problem.line_number, first.plies, first.depth, (unsigned long long)first.nodes,
                     (long long)first.ms, (unsigned long long)r.nodes);
     } else {
-      std::snprintf(line, sizeof line, "line %d: none (score %d depth %d, searched %llu)",
-                    problem.line_number, r.score, r.depth, (unsigned long long)r.nodes);
+      std::snprintf(line, sizeof line, "line %d: none (score %d depth %d, %s)", problem.line_number,
+                    r.score, r.depth, searched);
     }
     out << line << "\n";
   }
@@ -83,6 +89,7 @@ MateFindingTotals run_mate_finding_bench(const MateFindingOptions& options, std:
   char seconds[40];
   std::snprintf(seconds, sizeof seconds, "%.3f", totals.seconds_to_mate);
   out << "Seconds to the mates: " << seconds << "\n";
+  out << "Mate calls: " << totals.mate_calls << " with " << totals.mate_nodes << " nodes\n";
   out << "Nodes searched: " << totals.nodes << "\n";
   return totals;
 }

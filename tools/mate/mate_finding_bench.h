@@ -21,6 +21,7 @@ struct MateFindingTotals {
   uint64_t nodes = 0;          // all nodes searched (mate solver nodes included)
   uint64_t nodes_to_mate = 0;  // summed over the proven problems: nodes at the first mate score
   double seconds_to_mate = 0;  // the same in seconds
+  uint64_t mate_calls = 0, mate_nodes = 0;  // the mate solver's calls inside the search
   // Not empty: an option could not be set (a misspelt name, a value out of range); nothing
   // was searched.
   std::string option_error;
@@ -31,10 +32,11 @@ struct MateFindingTotals {
 
 // Searches every problem of the file on one thread (64 MB table, a new game each), to the
 // node limit or until the search stops on its proven mate. One line a problem:
-// "line L: mate N plies depth D nodes X ms T (searched Y)" at the first report whose score is
-// a mate for the side to move, else "line L: none (score S depth D, searched Y)"; then
-// "Mates proven: P of N", "Nodes to the mates: X", "Seconds to the mates: T" and
-// "Nodes searched: Y". A bad SFEN is reported on its line and counted as an error.
+// "line L: mate N plies depth D nodes X ms T (searched Y, mate calls C with M nodes)" at the
+// first report whose score is a mate for the side to move, else "line L: none (score S depth
+// D, searched ...)"; then "Mates proven: P of N", "Nodes to the mates: X", "Seconds to the
+// mates: T", "Mate calls: C with M nodes" and "Nodes searched: Y". A bad SFEN is reported on its
+// line and counted as an error.
 MateFindingTotals run_mate_finding_bench(const MateFindingOptions& options, std::ostream& out);
 
 }  // namespace tools
