@@ -1,7 +1,6 @@
 // The main search on mate problems: when its score first proves each mate.
 #include "tools/mate/mate_finding_bench.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
