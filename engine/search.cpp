@@ -297,16 +297,15 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
   const bool mate_call = !kRootNode && !in_check && manager_.mate_.enabled &&
                          depth >= manager_.mate_.min_depth && beta > -kValueMateInMaxPly &&
                          excluded == kMoveNone;
-  Value mate = kValueNone;
   auto call_mate_solver = [&] {
     Move mating = kMoveNone;
-    mate = probe_mate(ply, mating);
+    const Value mate = probe_mate(ply, mating);
     if (mate != kValueNone)
       tt.store(tte, key, value_to_tt(mate, ply), kBoundLower, depth, mating, raw_eval);
+    return mate;
   };
   if (mate_call && !manager_.mate_.after_cuts) {
-    call_mate_solver();
-    if (mate != kValueNone) return mate;
+    if (const Value mate = call_mate_solver(); mate != kValueNone) return mate;
     if (stopped()) return kValueZero;
   }
 
@@ -357,8 +356,7 @@ Value Worker::search(Value alpha, Value beta, int depth, int ply, bool cut_node)
 
   // Step 5a. The mate solver at a node the cuts left (MateAfterCuts).
   if (mate_call && manager_.mate_.after_cuts) {
-    call_mate_solver();
-    if (mate != kValueNone) return mate;
+    if (const Value mate = call_mate_solver(); mate != kValueNone) return mate;
     if (stopped()) return kValueZero;
   }
 

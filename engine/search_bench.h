@@ -16,6 +16,11 @@ class Engine;
 // About a dozen positions: openings, middle games, endgames and mate problems.
 const std::vector<std::string>& search_bench_positions();
 
+// Sets each NAME=VALUE option on the engine; the first that cannot be set (not name=value, a
+// misspelt name, a value out of range) is the error. Shared by the benchmarks that take
+// --option.
+Status set_bench_options(Engine& engine, const std::vector<std::string>& options);
+
 struct SearchBenchResult {
   uint64_t nodes = 0;
   double seconds = 0;
@@ -31,11 +36,6 @@ struct SearchBenchResult {
 // builds. Options are given as name=value pairs (e.g. "FutilityMode=off"); one that cannot be
 // set (a misspelt name, a value out of range) is returned as the error, a file that cannot be
 // loaded (weights, the mate model) as the load error; then nothing is searched.
-// Sets each NAME=VALUE option on the engine; the first that cannot be set (not name=value, a
-// misspelt name, a value out of range) is the error. Shared by the benchmarks that take
-// --option.
-Status set_bench_options(Engine& engine, const std::vector<std::string>& options);
-
 SearchBenchResult run_search_bench(std::ostream& out, int depth,
                                    const std::vector<std::string>& options = {});
 
