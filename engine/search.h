@@ -49,8 +49,10 @@ struct SvmModel;
 // small node limit; a proven mate ends the node. Application 1 of the mate prediction scales
 // each call's limit by the sigmoid of the SVM's decision value, normalised by its running
 // mean (engine/mate/svm_control.h), times a multiplier.
+// The defaults here are a bare SearchManager's (no calls); the engine's options (MateSearch,
+// MateControl, MateAfterCuts) turn on the steered calls.
 struct MateCallSettings {
-  bool enabled = false;  // Default: off (see the MateSearch option)
+  bool enabled = false;  // Default: off here; the MateSearch option's default is on
   uint64_t nodes = 32;   // Default: 32 (the base node limit of one call)
   int min_depth = 3;     // Default: 3 (remaining depth of the node, in plies)
   // Default: off. Call only at nodes that futility, reverse futility and null-move pruning did

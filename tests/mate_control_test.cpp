@@ -267,6 +267,8 @@ TEST_CASE("mate calls in the search: the observer sees every call's position, be
     engine.set_option("USI_OwnBook", "false");
     engine.set_option("Threads", "1");
     engine.set_option("MateSearch", mate_calls ? "true" : "false");
+    engine.set_option("MateControl", "none");  // a call at every site
+    engine.set_option("MateAfterCuts", "false");
     engine.set_option("MateMinDepth", "2");
     std::vector<std::string> seen;
     bool in_check = false;
@@ -334,6 +336,7 @@ TEST_CASE("mate calls in the search: MateAfterCuts calls only at nodes the cuts 
     engine.set_option("MateSearch", "true");
     engine.set_option("MateMinDepth", "1");
     engine.set_option("MateNodes", "5000");
+    engine.set_option("MateControl", "none");  // a call at every site the cuts leave
     engine.set_option("MateAfterCuts", after_cuts ? "true" : "false");
     REQUIRE(engine.set_position(sfen, moves).is_ok());
     SearchLimits limits;
@@ -356,6 +359,32 @@ TEST_CASE("mate calls in the search: MateAfterCuts calls only at nodes the cuts 
   CHECK(mate.mate_found > 0);
 }
 
+TEST_CASE("Lazy SMP: the default mate calls in several threads, each with its own solver") {
+  // The defaults are the document's system: calls where the prediction says a mate is likely,
+  // at nodes the cuts left.
+  Engine engine;
+  CHECK(engine.options().get_bool("MateSearch"));
+  CHECK(engine.options().get_string("MateControl") == "step");
+  CHECK(engine.options().get_bool("MateAfterCuts"));
+  engine.set_option("USI_Hash", "16");
+  engine.set_option("USI_OwnBook", "false");
+  REQUIRE(engine.set_option("Threads", "3").is_ok());
+  engine.set_option("MateMinDepth", "1");
+  engine.set_option("MateNodes", "5000");
+  // Kongo problem 2: every thread's calls share the table the mate is stored in.
+  const std::string sfen = load_problems("mate_kongo50.sfen")[1].sfen;
+  REQUIRE(engine.set_position(sfen, {}).is_ok());
+  SearchLimits limits;
+  limits.depth = 5;
+  const SearchResult r = engine.search(limits);
+  REQUIRE(r.kind == SearchResult::Kind::kMove);
+  CHECK(r.mate_calls > 0);
+  CHECK(r.score >= kValueMateInMaxPly);
+  Position pos = position_of(sfen);
+  pos.do_move(r.best);
+  CHECK(pos.in_check());
+}
+
 TEST_CASE("mate calls in the search: MateControl limit loads the model and searches") {
   Engine engine;
   engine.set_option("USI_Hash", "16");
@@ -373,7 +402,17 @@ TEST_CASE("mate calls in the search: MateControl limit loads the model and searc
   const Status s = engine.prepare();
   CHECK_FALSE(s.is_ok());
   CHECK(s.message().find("/nonexistent/svm.model") != std::string::npos);
-  CHECK(engine.search(limits).kind == SearchResult::Kind::kMove);  // falls back to none
+  // Without its model the control makes no calls (not calls everywhere), for every control
+  // that needs one.
+  const SearchResult without_model = engine.search(limits);
+  CHECK(without_model.kind == SearchResult::Kind::kMove);
+  CHECK(without_model.mate_calls == 0);
+  engine.set_option("MateControl", "step");
+  CHECK_FALSE(engine.prepare().is_ok());
+  CHECK(engine.search(limits).mate_calls == 0);
+  engine.set_option("MateControl", "none");
+  CHECK(engine.prepare().is_ok());  // none needs no model
+  CHECK(engine.search(limits).mate_calls > 0);
 }
 
 }  // namespace mate_control_test

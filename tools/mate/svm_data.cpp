@@ -47,7 +47,10 @@ class MateCallSampler {
     for (const auto& [name, value] : {std::pair{"Threads", "1"},
                                       {"USI_Hash", "16"},
                                       {"USI_OwnBook", "false"},
-                                      {"MateSearch", "true"}})
+                                      {"MateSearch", "true"},
+                                      // every site calls, as when the shipped data was made
+                                      {"MateControl", "none"},
+                                      {"MateAfterCuts", "false"}})
       if (Status s = engine_.set_option(name, value); !s) return s;
     if (Status s = engine_.prepare(); !s)
       return Status::error("svm data: the engine: " + s.message());
