@@ -369,15 +369,15 @@ void Engine::set_mate_call_observer(std::function<void(const Position&)> observe
 
 void Engine::apply_mate_calls() {
   MateCallSettings settings;
+  settings.control = options_.get_string("MateControl") == "limit";
+  settings.step = options_.get_string("MateControl") == "step";
   // A control without its model (not loaded yet, or failed to load) makes no calls: calls
   // everywhere would cost more than they find.
-  const bool needs_model = options_.get_string("MateControl") != "none";
-  settings.enabled = options_.get_bool("MateSearch") && (!needs_model || mate_model_);
+  settings.enabled =
+      options_.get_bool("MateSearch") && (!(settings.control || settings.step) || mate_model_);
   settings.nodes = uint64_t(options_.get_int("MateNodes"));
   settings.min_depth = int(options_.get_int("MateMinDepth"));
   settings.after_cuts = options_.get_bool("MateAfterCuts");
-  settings.control = options_.get_string("MateControl") == "limit";
-  settings.step = options_.get_string("MateControl") == "step";
   settings.multiplier = double(options_.get_int("MateMultiplier")) / 100.0;
   settings.model = mate_model_;
   settings.observe = mate_call_observer_;

@@ -10,26 +10,16 @@ e.g.   book_agreement.py relation-vs-off build/book/default 1 40"""
 import os, re, subprocess, sys
 
 from openings_from_records import moves_of
+from search_agreement import Engine
 
 SASHITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "sashite")
 
 
-class Board:
-    """The position's SFEN from `sashite usi`'s `d` command."""
-
-    def __init__(self):
-        self.process = subprocess.Popen([SASHITE, "usi"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def sfen(self, moves):
-        self.process.stdin.write("position startpos moves " + " ".join(moves) + "\nd\n")
-        self.process.stdin.flush()
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("book_agreement: sashite usi exited")
-            if line.startswith("sfen "):
-                return line[5:].strip()
+def sfen_of(usi, moves):
+    """The position after the moves, from `sashite usi`'s `d` command."""
+    usi.send("position startpos moves " + " ".join(moves))
+    usi.send("d")
+    return " ".join(usi.wait_for("sfen ")[1:])
 
 
 def book_moves(book, sfen):
@@ -56,7 +46,7 @@ def main():
     max_ply = int(sys.argv[5]) if len(sys.argv) > 5 else 40
     black_engine = {int(r.split("\t")[0]): ("engine1" if "(engine1)" in r.split("\t")[1]
                                             else "engine2") for r in rows}
-    board, totals = Board(), {}
+    usi, totals = Engine(f"'{SASHITE}' usi"), {}
     for game in range(first, last + 1):
         path = os.path.join(match_dir, f"g{game:04d}.csa")
         text = open(path, encoding="utf-8").read()
@@ -66,7 +56,7 @@ def main():
         for ply in range(opening, min(len(moves), max_ply)):
             engine = black_engine[game] if ply % 2 == 0 else (
                 "engine2" if black_engine[game] == "engine1" else "engine1")
-            suggested = book_moves(book, board.sfen(moves[:ply]))
+            suggested = book_moves(book, sfen_of(usi, moves[:ply]))
             t = totals.setdefault(engine, [0, 0, 0, 0])
             t[0] += 1
             if suggested:

@@ -371,7 +371,8 @@ TEST_CASE("Lazy SMP: the default mate calls in several threads, each with its ow
   REQUIRE(engine.set_option("Threads", "3").is_ok());
   engine.set_option("MateMinDepth", "1");
   engine.set_option("MateNodes", "5000");
-  // Kongo problem 2: every thread's calls share the table the mate is stored in.
+  // Kongo problem 2: each thread calls its own solver (its own mate table); a proven mate goes
+  // into the transposition table they share.
   const std::string sfen = load_problems("mate_kongo50.sfen")[1].sfen;
   REQUIRE(engine.set_position(sfen, {}).is_ok());
   SearchLimits limits;
