@@ -96,7 +96,8 @@ UNITY       ?= 1
 TEST_UNITS  ?= 6
 TOOLS_UNITS ?= 3
 APP_UNITS   ?= 1
-TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp
+TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp \
+               tests/osl_label_test.cpp
 ifeq ($(UNITY),1)
   unity_sources = $(foreach k,$(shell seq $2),$(BUILD)/unity/$1_$(k).cpp)
   unity_objects = $(foreach k,$(shell seq $2),$(BUILD)/obj/unity/$1_$(k).o)
@@ -112,15 +113,17 @@ else
 endif
 # GPS Shogi's evaluation as a reference (OpenShogiLib): in the tests and a developer binary of
 # its own, build/osl_agreement, so that the engine does not link libosl.
-OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o
+# build/osl_label labels training data with the same evaluation (the NNUE loop's teacher).
+OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o $(BUILD)/obj/tools/osl/teacher_label.o
 OSL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_agreement_main.o
+OSL_LABEL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_label_main.o
 
 .PHONY: FORCE install all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format format-check include-check tsan-tests-bin test-threads check-house clean fuzz
 
 all: bin tests-bin osl-bin
 bin: $(BUILD)/sashite $(BUILD)/book/default.stamp
 tests-bin: $(BUILD)/sashite_tests
-osl-bin: $(BUILD)/osl_agreement
+osl-bin: $(BUILD)/osl_agreement $(BUILD)/osl_label
 
 # One static library per layer (scripts/check-layers.sh says which may use which), linked
 # highest first, so that a lower layer's use of a higher one fails the link as a forbidden
@@ -148,6 +151,9 @@ $(BUILD)/sashite_tests: $(TEST_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 
 $(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+
+$(BUILD)/osl_label: $(OSL_LABEL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 # OpenShogiLib's search headers load a NodeType they never set (searchState2.h), which
 # UBSan's enum check reports; the code is the library's, compiled into this object only.

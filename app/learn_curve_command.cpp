@@ -13,7 +13,8 @@ CommandRun add_learn_curve_options(CLI::App& sub) {
   sub.add_option("--records", o->records_dir, "CSA records (a directory, searched recursively)")
       ->required();
   sub.add_option("--weights", o->weights,
-                 "a weight file, default (data/weights/default.eval) or hand-set")
+                 "a weight file, an NNUE network (*.nnue), default (the engine's EvalFile "
+                 "default) or hand-set")
       ->capture_default_str();
   sub.add_option("--png", o->png_path, "also plot the curve to this PNG file (runs gnuplot)");
   sub.add_option("--bucket", o->bucket_cp, "bucket width in cp")

@@ -50,9 +50,25 @@ CommandRun add_nnue_train_options(CLI::App& sub) {
   sub.add_option("--lr-decay", o->learning_rate_decay, "the learning rate's factor per epoch")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  sub.add_option("--lambda", o->lambda,
-                 "the search value's share of the target (the rest: the result)")
+  sub.add_option("--teacher", o->teacher,
+                 "the teacher's (osl_label's) share of the target; > 0 leaves out positions "
+                 "not labelled")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub.add_option("--lambda", o->lambda,
+                 "of the rest of the target, the search value's share (the rest: the result)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub.add_option("--quiet-margin", o->quiet_margin,
+                 "leave out labelled positions whose teacher's quiescence and static values "
+                 "differ by more than this (centipawns; 0: keep all)")
+      ->check(CLI::Range(0, 32767))
+      ->capture_default_str();
+  sub.add_option("--init", o->init,
+                 "start from this network (a warm start) instead of seeded "
+                 "weights");
+  sub.add_option("--threads", o->threads, "threads sharing each batch")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   sub.add_option("--scale", o->sigmoid_scale, "centipawns of sigmoid(value / scale)")
       ->check(CLI::PositiveNumber)

@@ -1,6 +1,8 @@
-// gensfen: the 64-byte records round-trip every position of random playouts (hands and
-// promoted pieces included), files are checked on reading, and a small run writes complete,
-// legal, deduplicated records in numbered batches that a second run continues.
+// gensfen: the 72-byte records round-trip every position of random playouts (hands and
+// promoted pieces included, the teacher's fields too), files are checked on reading (version
+// 1 files read as unlabelled), a small run writes complete, legal, deduplicated records in
+// numbered batches that a second run continues, and the values and results are the side to
+// move's (games from a position where one side is a bishop up).
 #include "tools/learn/gensfen.h"
 
 #include <doctest/doctest.h>
@@ -36,6 +38,9 @@ TEST_CASE("gensfen: records round-trip the positions of random playouts") {
       r.ply = uint16_t(pos.game_ply());
       r.result = int8_t(rng.below(3) - 1);
       r.depth = uint8_t(rng.below(256));
+      r.labelled = rng.below(2) == 1;
+      r.teacher_value = int16_t(rng.below(64001) - 32000);
+      r.teacher_static = int16_t(rng.below(64001) - 32000);
       const auto bytes = pack_gensfen_record(r);
       GensfenRecord back;
       REQUIRE(unpack_gensfen_record(bytes.data(), back).is_ok());
@@ -45,6 +50,9 @@ TEST_CASE("gensfen: records round-trip the positions of random playouts") {
       CHECK(back.ply == r.ply);
       CHECK(back.result == r.result);
       CHECK(back.depth == r.depth);
+      CHECK(back.labelled == r.labelled);
+      CHECK(back.teacher_value == r.teacher_value);
+      CHECK(back.teacher_static == r.teacher_static);
       shogi::Position again;
       REQUIRE(again.set(back.position).is_ok());
       CHECK(again.key() == pos.key());
@@ -64,19 +72,42 @@ TEST_CASE("gensfen: files are checked when read") {
   shogi::Position start;
   r.position = start.setup();
   r.value = -35;
+  r.labelled = true;
+  r.teacher_value = 120;
   const std::string bytes = gensfen_file_bytes({r, r});
-  CHECK(bytes.size() == 64 + 2 * 64);
+  CHECK(bytes.size() == 64 + 2 * 72);
   const fs::path good = dir.path / "good.bin";
   std::ofstream(good, std::ios::binary) << bytes;
   std::vector<GensfenRecord> records;
   REQUIRE(read_gensfen_file(good.string(), records).is_ok());
   REQUIRE(records.size() == 2);
   CHECK(records[1].value == -35);
+  CHECK(records[1].labelled);
+  CHECK(records[1].teacher_value == 120);
+  uint64_t count = 0;
+  REQUIRE(read_gensfen_count(good.string(), count).is_ok());
+  CHECK(count == 2);
+  // A version 1 file: the same header with version 1 and 64-byte records, no teacher.
+  std::string v1 = bytes.substr(0, 64);
+  v1[16] = 1;
+  v1[20] = 64;
+  v1 += bytes.substr(64, 64) + bytes.substr(64 + 72, 64);
+  const fs::path old = dir.path / "v1.bin";
+  std::ofstream(old, std::ios::binary) << v1;
+  REQUIRE(read_gensfen_file(old.string(), records).is_ok());
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].value == -35);
+  CHECK_FALSE(records[0].labelled);
+  CHECK(records[0].teacher_value == 0);
+  std::vector<uint8_t> raw;
+  REQUIRE(read_gensfen_raw(old.string(), raw).is_ok());
+  CHECK(raw.size() == 2 * kGensfenRecordSize);
   const std::pair<std::string, std::string> bad[] = {
       {bytes.substr(0, 100), "the header says 2 records, the file holds 0"},
       {"not a file at all, nothing like the header, long enough to be one: 0123456789abcdef",
        "not a gensfen file"},
-      {std::string(bytes).replace(16, 1, "\x02"), "version 2"},
+      {std::string(bytes).replace(16, 1, "\x03"), "version 3, this program reads 1 and 2"},
+      {std::string(bytes).replace(20, 1, "\x40"), "record size 64, expected 72 in version 2"},
       {std::string(bytes).replace(64, 1, "\x1f"), "record 0: square 0: no piece has code 31"},
   };
   for (const auto& [content, message] : bad) {
@@ -143,6 +174,62 @@ TEST_CASE("gensfen: a small run writes legal, deduplicated records in numbered b
   o.depth = 2;
   o.engine_options = {"NoSuchOption=1"};
   CHECK_FALSE(run_gensfen(o, again).is_ok());
+}
+
+TEST_CASE("gensfen: values and results are the side to move's, in games a bishop up") {
+  // Each opening leaves one side a bishop up (the other's in its hand); the search, at
+  // depth 3, keeps that side ahead until its value passes the limit, and it wins.
+  const struct {
+    const char* sfen;
+    shogi::Color ahead;
+  } openings[] = {
+      {"lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b B 1", shogi::kBlack},
+      {"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/7R1/LNSGKGSNL b b 1", shogi::kWhite},
+  };
+  for (const auto& opening : openings) {
+    CAPTURE(opening.sfen);
+    TempDir dir;
+    const fs::path openings_file = dir.path / "openings.txt";
+    std::ofstream(openings_file) << "sfen " << opening.sfen << "\n";
+    GensfenOptions o;
+    o.out_dir = (dir.path / "data").string();
+    o.openings_path = openings_file.string();
+    o.depth = 3;
+    o.positions = 20;
+    o.batch = 10;
+    o.random_max = 2;  // games differ
+    o.min_ply = 1;
+    o.eval_limit = 1500;
+    o.seed = 11;
+    o.hash_mb = 1;
+    o.dedup_mb = 1;
+    o.progress_seconds = 1;
+    std::ostringstream out;
+    REQUIRE_MESSAGE(run_gensfen(o, out).is_ok(), out.str());
+    std::vector<GensfenRecord> records;
+    for (const auto& e : fs::directory_iterator(o.out_dir)) {
+      std::vector<GensfenRecord> file;
+      REQUIRE(read_gensfen_file(e.path().string(), file).is_ok());
+      records.insert(records.end(), file.begin(), file.end());
+    }
+    REQUIRE(records.size() >= 20);
+    int ahead_to_move = 0, behind_to_move = 0;
+    for (const GensfenRecord& r : records) {
+      CAPTURE(shogi::format_sfen(r.position));
+      CAPTURE(r.value);
+      if (r.position.side_to_move == opening.ahead) {
+        ++ahead_to_move;
+        CHECK(r.value > 0);
+        CHECK(r.result == 1);
+      } else {
+        ++behind_to_move;
+        CHECK(r.value < 0);
+        CHECK(r.result == -1);
+      }
+    }
+    CHECK(ahead_to_move > 5);
+    CHECK(behind_to_move > 5);
+  }
 }
 
 }  // namespace gensfen_test

@@ -1,5 +1,6 @@
 // The NNUE trainer: the float model against the quantised file, gradients against finite
-// differences, a run that learns, resume equal to a straight run, and bad input.
+// differences, a run that learns, resume equal to a straight run, and bad input; the
+// teacher's share of the target, the positions it leaves out, threads and a warm start.
 #include "tools/learn/nnue_train.h"
 
 #include <doctest/doctest.h>
@@ -211,7 +212,7 @@ TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad 
   missing.data = {dir + "/absent"};
   CHECK(train_nnue(missing, s3).message().find("absent") != std::string::npos);
   std::string damaged = gensfen_file_bytes(records);
-  damaged[kGensfenHeaderSize + 64 * 5 + 2] = char(0xff);  // a piece code no position has
+  damaged[kGensfenHeaderSize + kGensfenRecordSize * 5 + 2] = char(0xff);  // no piece's code
   const std::string bad_dir = temporary_dir("bad");
   REQUIRE(base::replace_file(bad_dir + "/x.bin", damaged).is_ok());
   NnueTrainOptions bad = o;
@@ -221,6 +222,91 @@ TEST_CASE("nnue train: a run learns, resumes as if never stopped, and names bad 
   CHECK(bad_status.message().find("x.bin: record 5") != std::string::npos);
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(bad_dir);
+}
+
+TEST_CASE("nnue train: the teacher's target, what it leaves out, threads and a warm start") {
+  const std::string dir = temporary_dir("teacher");
+  // The search values are noise; the teacher's are material (the target to learn). Every
+  // fifth position is not labelled; every seventh has a static value far from its teacher's.
+  std::vector<GensfenRecord> records = material_records(23, 30);
+  REQUIRE(records.size() > 1500);
+  std::mt19937_64 rng(5);
+  int unlabelled = 0, not_quiet = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    GensfenRecord& r = records[i];
+    const int16_t material_value = r.value;
+    r.value = int16_t(int(rng() % 2001) - 1000);
+    r.labelled = i % 5 != 0;
+    r.teacher_value = r.labelled ? material_value : 0;
+    r.teacher_static = r.teacher_value;
+    if (!r.labelled) {
+      ++unlabelled;
+    } else if (i % 7 == 0) {
+      r.teacher_static = int16_t(r.teacher_value + 400);
+      ++not_quiet;
+    }
+  }
+  REQUIRE(base::replace_file(dir + "/gensfen-s0-000000.bin", gensfen_file_bytes(records)).is_ok());
+
+  NnueTrainOptions o;
+  o.data = {dir};
+  o.out = dir + "/teacher.nnue";
+  o.epochs = 3;
+  o.batch = 64;
+  o.learning_rate = 2e-3;
+  o.holdout = 0.1;
+  o.teacher = 1;
+  o.quiet_margin = 300;
+  NnueTrainSummary taught;
+  REQUIRE(train_nnue(o, taught).is_ok());
+  CHECK(taught.left_out_unlabelled == unlabelled);
+  CHECK(taught.left_out_not_quiet == not_quiet);
+  CHECK(taught.left_out == unlabelled + not_quiet);
+  CHECK(taught.positions == int64_t(records.size()) - unlabelled - not_quiet);
+  CHECK(taught.fitted_teacher_scale > 0);
+  CHECK(taught.epochs.back().train_loss < 0.5 * taught.epochs.front().train_loss);
+  nnue::Network net;
+  REQUIRE(net.load(o.out).is_ok());
+  // The network learned the teacher's material, not the search's noise.
+  Position pos;
+  int agree = 0, counted = 0;
+  for (const GensfenRecord& r : records) {
+    if (!r.labelled || std::abs(r.teacher_value) < 300) continue;
+    REQUIRE(pos.set(r.position).is_ok());
+    ++counted;
+    agree += (nnue::evaluate(pos, net) > 0) == (r.teacher_value > 0);
+  }
+  CHECK(counted > 50);
+  CHECK(agree * 10 >= counted * 8);
+
+  // Two threads learn as well as one (the sums differ only in their order).
+  NnueTrainOptions two = o;
+  two.out = dir + "/two.nnue";
+  two.threads = 2;
+  NnueTrainSummary two_threads;
+  REQUIRE(train_nnue(two, two_threads).is_ok());
+  CHECK(two_threads.epochs.back().holdout_loss ==
+        doctest::Approx(taught.epochs.back().holdout_loss).epsilon(0.05));
+
+  // A warm start from the network: its first epoch starts where the network ended, and the
+  // float model of a network quantises back to it.
+  NnueModel model;
+  model.from_network(net);
+  CHECK(model.quantised().file_bytes() == net.file_bytes());
+  NnueTrainOptions warm = o;
+  warm.out = dir + "/warm.nnue";
+  warm.init = o.out;
+  warm.epochs = 1;
+  NnueTrainSummary warmed;
+  REQUIRE(train_nnue(warm, warmed).is_ok());
+  CHECK(warmed.epochs.front().train_loss < 0.7 * taught.epochs.front().train_loss);
+  warm.init = dir + "/absent.nnue";
+  CHECK(train_nnue(warm, warmed).message().find("absent.nnue") != std::string::npos);
+  // A teacher's share out of range is an error.
+  NnueTrainOptions wrong = o;
+  wrong.teacher = 1.5;
+  CHECK_FALSE(train_nnue(wrong, warmed).is_ok());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace nnue_train_test

@@ -316,7 +316,9 @@ Status inspect_gensfen(const std::string& path, int limit, std::ostream& out) {
       if (m != shogi::kMoveNone) move = shogi::format_usi_move(m);
     }
     out << "sfen " << shogi::format_sfen(r.position) << " value " << r.value << " move " << move
-        << " result " << int(r.result) << " depth " << int(r.depth) << "\n";
+        << " result " << int(r.result) << " depth " << int(r.depth);
+    if (r.labelled) out << " teacher " << r.teacher_value << " static " << r.teacher_static;
+    out << "\n";
   }
   return Status::ok();
 }

@@ -51,7 +51,8 @@ base::Status validate_gensfen_options(const GensfenOptions& options);
 base::Status parse_random_plies(const std::string& text, int& min, int& max);
 
 // `sashite gensfen --inspect FILE`: the count, the result balance, and the first `limit`
-// records as "sfen <SFEN> value V move M result R depth D".
+// records as "sfen <SFEN> value V move M result R depth D", with " teacher T static S" when
+// osl_label has labelled it.
 base::Status inspect_gensfen(const std::string& path, int limit, std::ostream& out);
 
 }  // namespace tools

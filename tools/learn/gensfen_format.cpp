@@ -14,7 +14,7 @@ using shogi::PieceType;
 namespace {
 
 constexpr char kMagic[16] = "SASHITE-GENSFEN";
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 // Hand kinds in the order and widths the record stores them.
 constexpr PieceType kHandKinds[7] = {shogi::kPawn, shogi::kLance,  shogi::kKnight, shogi::kSilver,
                                      shogi::kGold, shogi::kBishop, shogi::kRook};
@@ -76,6 +76,13 @@ std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord&
   tail[5] = uint8_t(r.ply >> 8);
   tail[6] = uint8_t(r.result);
   tail[7] = r.depth;
+  uint8_t* teacher = bytes.data() + 64;
+  const uint16_t tv = uint16_t(r.teacher_value), ts = uint16_t(r.teacher_static);
+  teacher[0] = uint8_t(tv & 0xff);
+  teacher[1] = uint8_t(tv >> 8);
+  teacher[2] = uint8_t(ts & 0xff);
+  teacher[3] = uint8_t(ts >> 8);
+  teacher[4] = r.labelled ? 1 : 0;
   return bytes;
 }
 
@@ -105,6 +112,10 @@ Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out) {
   r.ply = uint16_t(tail[4] | tail[5] << 8);
   r.result = int8_t(tail[6]);
   r.depth = tail[7];
+  const uint8_t* teacher = bytes + 64;
+  r.teacher_value = int16_t(uint16_t(teacher[0] | teacher[1] << 8));
+  r.teacher_static = int16_t(uint16_t(teacher[2] | teacher[3] << 8));
+  r.labelled = teacher[4] & 1;
   if (r.result < -1 || r.result > 1)
     return Status::error("result " + std::to_string(r.result) + " is not -1, 0 or 1");
   r.position.game_ply = r.ply;
@@ -137,18 +148,39 @@ Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records) 
   const auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (data.size() < kGensfenHeaderSize || std::memcmp(p, kMagic, 16) != 0)
     return Status::error(path + ": not a gensfen file (no SASHITE-GENSFEN header)");
-  if (get_le(p + 16, 4) != kVersion)
-    return Status::error(path + ": version " + std::to_string(get_le(p + 16, 4)) +
-                         ", this program reads 1");
-  if (get_le(p + 20, 4) != kGensfenRecordSize)
+  const uint64_t version = get_le(p + 16, 4);
+  if (version != 1 && version != kVersion)
+    return Status::error(path + ": version " + std::to_string(version) +
+                         ", this program reads 1 and 2");
+  const size_t size = version == 1 ? kGensfenRecordSizeV1 : kGensfenRecordSize;
+  if (get_le(p + 20, 4) != size)
     return Status::error(path + ": record size " + std::to_string(get_le(p + 20, 4)) +
-                         ", expected 64");
+                         ", expected " + std::to_string(size) + " in version " +
+                         std::to_string(version));
   const uint64_t count = get_le(p + 24, 8);
-  if (data.size() != kGensfenHeaderSize + count * kGensfenRecordSize)
+  if (data.size() != kGensfenHeaderSize + count * size)
     return Status::error(path + ": the header says " + std::to_string(count) +
                          " records, the file holds " +
-                         std::to_string((data.size() - kGensfenHeaderSize) / kGensfenRecordSize));
-  records.insert(records.end(), p + kGensfenHeaderSize, p + data.size());
+                         std::to_string((data.size() - kGensfenHeaderSize) / size));
+  if (size == kGensfenRecordSize) {
+    records.insert(records.end(), p + kGensfenHeaderSize, p + data.size());
+    return Status::ok();
+  }
+  records.reserve(records.size() + count * kGensfenRecordSize);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* r = p + kGensfenHeaderSize + i * size;
+    records.insert(records.end(), r, r + size);
+    records.insert(records.end(), kGensfenRecordSize - size, uint8_t(0));
+  }
+  return Status::ok();
+}
+
+Status read_gensfen_count(const std::string& path, uint64_t& count) {
+  std::ifstream in(path, std::ios::binary);
+  char header[kGensfenHeaderSize];
+  if (!in || !in.read(header, sizeof header) || std::memcmp(header, kMagic, 16) != 0)
+    return Status::error(path + ": not a gensfen file (no SASHITE-GENSFEN header)");
+  count = get_le(reinterpret_cast<const uint8_t*>(header) + 24, 8);
   return Status::ok();
 }
 

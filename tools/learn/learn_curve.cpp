@@ -19,6 +19,8 @@
 #include "engine/engine.h"
 #include "engine/eval/evaluate.h"
 #include "engine/eval/weights.h"
+#include "engine/nnue/evaluator.h"
+#include "engine/nnue/network.h"
 #include "shogi/csa_files.h"
 #include "shogi/csa_record.h"
 #include "shogi/notation.h"
@@ -237,8 +239,9 @@ namespace {
 
 std::string default_weights_path() { return base::default_eval_file(); }
 
-// The weights a run evaluates with, and the file our engine loads them from (EvalFile):
-// the hand-set weights go through a temporary file, removed by the destructor.
+// The evaluation a run values with, and the file our engine loads it from (EvalFile): linear
+// weights, or an NNUE network (a *.nnue file, as EvalFile takes it); the hand-set weights go
+// through a temporary file, removed by the destructor.
 class CurveWeights {
  public:
   ~CurveWeights() {
@@ -257,15 +260,25 @@ class CurveWeights {
       return weights_.save(temporary_);
     }
     eval_file_ = choice == "default" || choice.empty() ? default_weights_path() : choice;
+    if (eval_file_.size() > 5 && eval_file_.compare(eval_file_.size() - 5, 5, ".nnue") == 0) {
+      description_ = "network " + eval_file_;
+      network_ = std::make_unique<engine::nnue::Network>();
+      return network_->load(eval_file_);
+    }
     description_ = "weights " + eval_file_;
     return weights_.load(eval_file_);
   }
-  const engine::eval::Weights& weights() const { return weights_; }
+  // The static value of pos for its side to move.
+  shogi::Value value(const shogi::Position& pos) const {
+    return network_ ? engine::nnue::evaluate(pos, *network_)
+                    : engine::eval::evaluate(pos, weights_);
+  }
   const std::string& eval_file() const { return eval_file_; }
   const std::string& description() const { return description_; }
 
  private:
   engine::eval::Weights weights_;
+  std::unique_ptr<engine::nnue::Network> network_;
   std::string eval_file_, description_, temporary_;
 };
 
@@ -315,7 +328,7 @@ struct CurveThread {
 // each record from a new game (an empty table and histories), so a record's result does not
 // depend on which thread measured it or what that thread measured before.
 RecordResult measure_record(const std::string& file, const CurveOptions& o,
-                            const engine::eval::Weights& weights, CurveSearcher* searcher) {
+                            const CurveWeights& weights, CurveSearcher* searcher) {
   RecordResult r;
   shogi::CsaRecord record;
   base::Status read = shogi::load_csa_record_file(file, record);
@@ -353,7 +366,7 @@ RecordResult measure_record(const std::string& file, const CurveOptions& o,
         searched = true;
         r.values.emplace_back(result.score, won);
       } else {
-        r.values.emplace_back(engine::eval::evaluate(pos, weights), won);
+        r.values.emplace_back(weights.value(pos), won);
       }
       if (o.agreement) {
         if (!searched || o.agreement_depth != o.depth)
@@ -424,7 +437,7 @@ Status run_learn_curve(const CurveOptions& o, std::ostream& out, std::ostream& e
             results[i].message = thread.started.message();
             return;
           }
-          results[i] = measure_record(files[i], o, weights.weights(), thread.searcher.get());
+          results[i] = measure_record(files[i], o, weights, thread.searcher.get());
         });
     bar.finish();
   }

@@ -119,6 +119,28 @@ engine::nnue::Network NnueModel::quantised() const {
   return net;
 }
 
+void NnueModel::from_network(const engine::nnue::Network& net) {
+  const double one = kActivationOne;
+  std::fill(params.begin(), params.end(), 0.0f);
+  for (size_t i = 0; i < size_t(kFeatureNb) * kHidden; ++i)
+    params[kFtWeight + i] = float(net.ft_weight[i] / one);
+  for (int i = 0; i < kHidden; ++i) params[kFtBias + i] = float(net.ft_bias[i] / one);
+  for (int o = 0; o < kL1Out; ++o) {
+    for (int i = 0; i < kL1In; ++i)
+      params[kL1Weight + size_t(i) * kL1Out + o] =
+          net.l1_weight[size_t(o) * kL1In + i] / kWeightOne;
+    params[kL1Bias + o] = float((net.l1_bias[o] - kShiftRounding) / (one * kWeightOne));
+  }
+  for (int o = 0; o < kL2Out; ++o) {
+    for (int i = 0; i < kL1Out; ++i)
+      params[kL2Weight + size_t(i) * kL2Out + o] =
+          net.l2_weight[size_t(o) * kL1Out + i] / kWeightOne;
+    params[kL2Bias + o] = float((net.l2_bias[o] - kShiftRounding) / (one * kWeightOne));
+  }
+  for (int i = 0; i < kL2Out; ++i) params[kOutWeight + i] = net.out_weight[i] / kWeightOne;
+  params[kOutBias] = float(net.out_bias / (one * kWeightOne));
+}
+
 float nnue_forward(const NnueModel& model, const NnueSample& sample, NnueActivations& a) {
   const float* p = model.params.data();
   constexpr int H = NnueModel::kHidden;

@@ -66,6 +66,9 @@ struct NnueModel {
   static float limit(size_t index);
   // The quantised network (rounded, clamped to the integer types).
   engine::nnue::Network quantised() const;
+  // The float model of a network file (a warm start): each feature's own row holds the
+  // file's row, the virtual rows start at 0. quantised() gives back the same network.
+  void from_network(const engine::nnue::Network& net);
 };
 
 // One position's features: the side to move's and the other side's.

@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "base/file_write.h"
 #include "engine/nnue/evaluator.h"
@@ -19,6 +20,7 @@
 #include "tools/common/progress_bar.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/nnue_model.h"
+#include "tools/learn/result_scale.h"
 
 namespace tools {
 
@@ -28,22 +30,15 @@ using base::Status;
 using shogi::Position;
 
 constexpr char kCheckpointMagic[16] = "SASHITE-NNUE-CK";
-constexpr uint32_t kCheckpointVersion = 1;
+constexpr uint32_t kCheckpointVersion = 2;
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-// Cross-entropy of prediction p against target t, less t's own entropy: 0 when p == t.
-double relative_entropy(double p, double t) {
-  p = std::clamp(p, 1e-12, 1.0 - 1e-12);
-  double loss = -(t * std::log(p) + (1 - t) * std::log(1 - p));
-  if (t > 0 && t < 1) loss += t * std::log(t) + (1 - t) * std::log(1 - t);
-  return loss;
-}
-
 struct Data {
-  std::vector<uint8_t> raw;     // packed records, 64 bytes each, the positions kept
-  std::vector<float> targets;   // per record
-  std::vector<int16_t> values;  // per record (for the scale fit)
+  std::vector<uint8_t> raw;             // packed records, kGensfenRecordSize bytes each, those kept
+  std::vector<float> targets;           // per record
+  std::vector<int16_t> values;          // per record (for the scale fit)
+  std::vector<int16_t> teacher_values;  // per record, 32000 when not labelled (not fitted)
   std::vector<int8_t> results;
 };
 
@@ -70,7 +65,7 @@ Status collect_files(const std::vector<std::string>& inputs, std::vector<std::st
 
 // Reads every record, checks that it is a position of the rules, keeps those within
 // max_value, and computes the targets.
-Status load_data(const NnueTrainOptions& o, Data& data, int64_t& left_out) {
+Status load_data(const NnueTrainOptions& o, Data& data, NnueTrainSummary& summary) {
   std::vector<std::string> files;
   if (Status s = collect_files(o.data, files); !s) return s;
   Position pos;
@@ -84,43 +79,36 @@ Status load_data(const NnueTrainOptions& o, Data& data, int64_t& left_out) {
       Status s = unpack_gensfen_record(bytes, record);
       if (s) s = pos.set(record.position);
       if (!s) return Status::error(file + ": record " + std::to_string(i) + ": " + s.message());
-      if (std::abs(int(record.value)) > o.max_value) {
-        ++left_out;
+      if (std::abs(int(record.value)) > o.max_value ||
+          (o.teacher > 0 && record.labelled && std::abs(int(record.teacher_value)) > o.max_value)) {
+        ++summary.left_out;
+        continue;
+      }
+      if (o.teacher > 0 && !record.labelled) {
+        ++summary.left_out;
+        ++summary.left_out_unlabelled;
+        continue;
+      }
+      if (o.quiet_margin > 0 && record.labelled &&
+          std::abs(int(record.teacher_value) - int(record.teacher_static)) > o.quiet_margin) {
+        ++summary.left_out;
+        ++summary.left_out_not_quiet;
         continue;
       }
       data.raw.insert(data.raw.end(), bytes, bytes + kGensfenRecordSize);
       const double result = (record.result + 1) / 2.0;
-      data.targets.push_back(
-          float(o.lambda * logistic(record.value / o.sigmoid_scale) + (1 - o.lambda) * result));
+      const double own =
+          o.lambda * logistic(record.value / o.sigmoid_scale) + (1 - o.lambda) * result;
+      const double teacher =
+          record.labelled ? logistic(record.teacher_value / o.sigmoid_scale) : 0.0;
+      data.targets.push_back(float(o.teacher * teacher + (1 - o.teacher) * own));
       data.values.push_back(record.value);
+      data.teacher_values.push_back(record.labelled ? record.teacher_value : int16_t(32000));
       data.results.push_back(record.result);
     }
   }
   if (data.targets.empty()) return Status::error("no positions to train on in the data paths");
   return Status::ok();
-}
-
-// The scale s minimising the cross-entropy of sigmoid(value / s) against the results (a
-// golden-section search over 50..5000).
-double fit_result_scale(const Data& data, size_t count) {
-  auto loss = [&](double s) {
-    double sum = 0;
-    for (size_t i = 0; i < count; ++i)
-      sum += relative_entropy(logistic(data.values[i] / s), (data.results[i] + 1) / 2.0);
-    return sum;
-  };
-  double lo = 50, hi = 5000;
-  const double g = (std::sqrt(5.0) - 1) / 2;
-  double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
-  double la = loss(a), lb = loss(b);
-  for (int i = 0; i < 40; ++i) {
-    if (la < lb) {
-      hi = b, b = a, lb = la, a = hi - g * (hi - lo), la = loss(a);
-    } else {
-      lo = a, a = b, la = lb, b = lo + g * (hi - lo), lb = loss(b);
-    }
-  }
-  return (lo + hi) / 2;
 }
 
 void sample_of(const uint8_t* bytes, Position& pos, NnueSample& sample) {
@@ -172,8 +160,8 @@ struct CheckpointHeader {
   uint64_t param_nb;
   uint64_t positions;
   uint64_t seed;
-  double lambda, sigmoid_scale, holdout;
-  int32_t batch, max_value;
+  double lambda, sigmoid_scale, holdout, teacher;
+  int32_t batch, max_value, quiet_margin, reserved;
   double best_holdout;  // the lowest held-out loss so far (its network is the output file)
 };
 
@@ -189,7 +177,8 @@ Status save_checkpoint(const std::string& path, const NnueModel& model, const Ad
   h.positions = positions;
   h.seed = o.seed;
   h.lambda = o.lambda, h.sigmoid_scale = o.sigmoid_scale, h.holdout = o.holdout;
-  h.batch = o.batch, h.max_value = o.max_value;
+  h.teacher = o.teacher;
+  h.batch = o.batch, h.max_value = o.max_value, h.quiet_margin = o.quiet_margin;
   h.best_holdout = best_holdout;
   std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
   for (const std::vector<float>* vec : {&model.params, &adam.m, &adam.v})
@@ -213,12 +202,12 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
   std::memcpy(&h, bytes.data(), sizeof h);
   if (std::memcmp(h.magic, kCheckpointMagic, sizeof h.magic) != 0 ||
       h.version != kCheckpointVersion)
-    return Status::error("checkpoint '" + path + "': not a version 1 NNUE checkpoint");
+    return Status::error("checkpoint '" + path + "': not a version 2 NNUE checkpoint");
   if (h.param_nb != NnueModel::kParamNb || bytes.size() != expected)
     return Status::error("checkpoint '" + path + "': the network's shape or the size differs");
   if (h.positions != positions || h.seed != o.seed || h.lambda != o.lambda ||
       h.sigmoid_scale != o.sigmoid_scale || h.holdout != o.holdout || h.batch != o.batch ||
-      h.max_value != o.max_value)
+      h.max_value != o.max_value || h.teacher != o.teacher || h.quiet_margin != o.quiet_margin)
     return Status::error("checkpoint '" + path + "': made with other data or settings (" +
                          std::to_string(h.positions) + " positions, seed " +
                          std::to_string(h.seed) + ", batch " + std::to_string(h.batch) +
@@ -241,20 +230,28 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
   using namespace nnue_train_detail;
   if (o.out.empty()) return Status::error("no output file (--out)");
   if (o.batch < 1 || o.epochs < 1 || !(o.holdout >= 0 && o.holdout < 1) ||
-      !(o.lambda >= 0 && o.lambda <= 1) || !(o.sigmoid_scale > 0) || !(o.learning_rate > 0))
+      !(o.lambda >= 0 && o.lambda <= 1) || !(o.teacher >= 0 && o.teacher <= 1) ||
+      !(o.sigmoid_scale > 0) || !(o.learning_rate > 0) || o.threads < 1 || o.quiet_margin < 0)
     return Status::error("training settings out of range");
+  NnueModel model;
+  if (o.init.empty()) {
+    model.initialise(o.seed);
+  } else {
+    engine::nnue::Network start;
+    if (Status s = start.load(o.init); !s) return s;
+    model.from_network(start);
+  }
   Data data;
-  if (Status s = load_data(o, data, summary.left_out); !s) return s;
+  if (Status s = load_data(o, data, summary); !s) return s;
   const size_t n = data.targets.size();
   const size_t holdout_n = std::min(n - 1, size_t(std::ceil(double(n) * o.holdout)));
   const size_t train_n = n - holdout_n;
   summary.positions = int64_t(n);
   summary.train_positions = int64_t(train_n);
   summary.holdout_positions = int64_t(holdout_n);
-  summary.fitted_result_scale = fit_result_scale(data, train_n);
+  summary.fitted_result_scale = fit_result_scale(data.values, data.results, train_n);
+  summary.fitted_teacher_scale = fit_result_scale(data.teacher_values, data.results, train_n);
 
-  NnueModel model;
-  model.initialise(o.seed);
   Adam adam;
   int epochs_done = 0;
   double best_holdout = std::numeric_limits<double>::infinity();
@@ -264,8 +261,19 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
       return s;
   summary.first_epoch = epochs_done + 1;
 
-  std::vector<float> grad(NnueModel::kParamNb, 0.0f);
-  std::vector<int> touched;
+  // Each thread's gradient and the feature rows it touched; thread 0's takes the others' sums
+  // before each step.
+  struct Worker {
+    std::vector<float> grad = std::vector<float>(NnueModel::kParamNb, 0.0f);
+    std::vector<int> touched;
+    Position pos;
+    NnueSample sample;
+    NnueActivations act;
+    double loss = 0;
+  };
+  std::vector<Worker> workers(size_t(o.threads));
+  std::vector<float>& grad = workers[0].grad;
+  std::vector<int>& touched = workers[0].touched;
   std::vector<uint8_t> row_marked(NnueModel::kRowNb, 0);
   std::vector<int> rows;
   std::vector<uint32_t> order(train_n);
@@ -281,19 +289,48 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     std::mt19937_64 rng(o.seed * 1000003u + uint64_t(epoch));
     std::shuffle(order.begin(), order.end(), rng);
     ProgressBar bar(std::cerr, int64_t(train_n), o.progress, "positions");
-    double train_loss = 0;
+    for (Worker& w : workers) w.loss = 0;
     for (size_t begin = 0; begin < train_n; begin += size_t(o.batch)) {
       const size_t end = std::min(train_n, begin + size_t(o.batch));
       const float inv_batch = 1.0f / float(end - begin);
+      // The batch's positions in o.threads consecutive slices, one a thread.
+      auto slice = [&](size_t t) {
+        Worker& w = workers[t];
+        const size_t count = end - begin, from = begin + count * t / workers.size(),
+                     to = begin + count * (t + 1) / workers.size();
+        for (size_t k = from; k < to; ++k) {
+          const uint32_t i = order[k];
+          sample_of(data.raw.data() + size_t(i) * kGensfenRecordSize, w.pos, w.sample);
+          const float y = nnue_forward(model, w.sample, w.act);
+          const double p = logistic(y * out_scale);
+          w.loss += relative_entropy(p, data.targets[i]);
+          nnue_backward(model, w.sample, w.act,
+                        float((p - data.targets[i]) * out_scale) * inv_batch, w.grad, w.touched);
+        }
+        if (t > 0) {  // each row once, for the merge below
+          std::sort(w.touched.begin(), w.touched.end());
+          w.touched.erase(std::unique(w.touched.begin(), w.touched.end()), w.touched.end());
+        }
+      };
       touched.clear();
-      for (size_t k = begin; k < end; ++k) {
-        const uint32_t i = order[k];
-        sample_of(data.raw.data() + size_t(i) * kGensfenRecordSize, pos, sample);
-        const float y = nnue_forward(model, sample, act);
-        const double p = logistic(y * out_scale);
-        train_loss += relative_entropy(p, data.targets[i]);
-        nnue_backward(model, sample, act, float((p - data.targets[i]) * out_scale) * inv_batch,
-                      grad, touched);
+      std::vector<std::thread> helpers;
+      for (size_t t = 1; t < workers.size(); ++t) {
+        workers[t].touched.clear();
+        helpers.emplace_back(slice, t);
+      }
+      slice(0);
+      for (std::thread& h : helpers) h.join();
+      // The other threads' gradients into thread 0's.
+      for (size_t t = 1; t < workers.size(); ++t) {
+        std::vector<float>& other = workers[t].grad;
+        for (size_t i = NnueModel::kFtBias; i < NnueModel::kParamNb; ++i)
+          grad[i] += other[i], other[i] = 0.0f;
+        for (int r : workers[t].touched) {
+          const size_t at = NnueModel::kFtWeight + size_t(r) * NnueModel::kHidden;
+          for (size_t j = at; j < at + NnueModel::kHidden; ++j)
+            grad[j] += other[j], other[j] = 0.0f;
+          touched.push_back(r);
+        }
       }
       ++adam.step;
       const float lr_t =
@@ -315,6 +352,8 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     NnueEpochReport report;
     report.epoch = epoch;
     report.learning_rate = lr;
+    double train_loss = 0;
+    for (const Worker& w : workers) train_loss += w.loss;
     report.train_loss = train_loss / double(train_n);
     const engine::nnue::Network net = model.quantised();
     double holdout_loss = 0, quantised_loss = 0;
@@ -349,9 +388,14 @@ base::Status run_nnue_train(const NnueTrainOptions& o, std::ostream& out) {
   const base::Status s = train_nnue(o, summary, [&](const NnueEpochReport& r) {
     if (r.epoch == summary.first_epoch) {
       out << "positions " << summary.positions << " (train " << summary.train_positions
-          << ", held out " << summary.holdout_positions << ", left out " << summary.left_out
-          << "); the results fit sigmoid(value / " << int(summary.fitted_result_scale + 0.5)
-          << ")\n";
+          << ", held out " << summary.holdout_positions << ", left out " << summary.left_out << ": "
+          << summary.left_out_unlabelled << " not labelled, " << summary.left_out_not_quiet
+          << " not quiet); the results fit sigmoid(value / "
+          << int(summary.fitted_result_scale + 0.5) << ")";
+      if (summary.fitted_teacher_scale > 0)
+        out << ", the teacher's values sigmoid(value / " << int(summary.fitted_teacher_scale + 0.5)
+            << ")";
+      out << "\n";
       out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
              "quantised\tseconds\tpositions/s\twritten\n";
     }

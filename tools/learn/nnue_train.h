@@ -1,5 +1,6 @@
-// Training the NNUE evaluation on gensfen data: Adam on a mix of search value and game result,
-// a held-out loss per epoch, checkpoints to resume from, the quantised network written out.
+// Training the NNUE evaluation on gensfen data: Adam on a mix of teacher value, search value
+// and game result, a held-out loss per epoch, checkpoints to resume from, the quantised network
+// written out.
 #pragma once
 
 #include <cstdint>
@@ -17,16 +18,24 @@ struct NnueTrainOptions {
   std::string out;                // the network file: the epoch of the lowest held-out loss
   std::string checkpoint;         // "" = out + ".ckpt"
   bool resume = false;            // go on from the checkpoint (same data and settings)
+  std::string init;               // "": seeded weights; a network file: start from it
+  int threads = 1;                // each batch's positions split among them
   int epochs = 20;
   int batch = 1024;
   double learning_rate = 1e-3;
   double learning_rate_decay = 0.95;  // per epoch
-  // The target: lambda * sigmoid(value / scale) + (1 - lambda) * result (1, 0.5, 0), and the
-  // prediction sigmoid(net's centipawns / scale), under cross-entropy.
+  // The target: teacher * sigmoid(teacher's value / scale) + (1 - teacher) * (lambda *
+  // sigmoid(search value / scale) + (1 - lambda) * result (1, 0.5, 0)), and the prediction
+  // sigmoid(net's centipawns / scale), under cross-entropy. teacher > 0 leaves out the
+  // positions osl_label has not labelled.
+  double teacher = 0;
   double lambda = 0.7;
   double sigmoid_scale = 600;
   double holdout = 0.05;  // this share of the positions, the last ones read, is held out
-  int max_value = 32000;  // positions searched to more than this (centipawns) are left out
+  int max_value = 32000;  // positions searched (or labelled) to more than this are left out
+  // > 0: labelled positions whose teacher's quiescence value and static value differ by more
+  // than this (centipawns: a capture sequence pending) are left out.
+  int quiet_margin = 0;
   uint64_t seed = 1;
   bool progress = false;  // a progress bar on stderr
 };
@@ -44,10 +53,12 @@ struct NnueEpochReport {
 
 struct NnueTrainSummary {
   int64_t positions = 0, train_positions = 0, holdout_positions = 0, left_out = 0;
+  int64_t left_out_unlabelled = 0, left_out_not_quiet = 0;  // of left_out
   int first_epoch = 1;  // 1, or the epoch after the checkpoint's
   // The scale that best predicts the game results from the search values on the training
   // positions (sigmoid(value / scale)), for choosing sigmoid_scale.
   double fitted_result_scale = 0;
+  double fitted_teacher_scale = 0;  // the same of the teacher's values (0: none labelled)
   std::vector<NnueEpochReport> epochs;
 };
 
