@@ -67,6 +67,10 @@ CommandRun add_nnue_train_options(CLI::App& sub) {
   sub.add_option("--init", o->init,
                  "start from this network (a warm start) instead of seeded "
                  "weights");
+  sub.add_flag_callback(
+      "--no-bucket-rows", [o] { o->bucket_rows = false; },
+      "train only the feature rows every king bucket shares (the capacity of a network "
+      "without buckets, for smaller data)");
   sub.add_option("--threads", o->threads, "threads sharing each batch")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();

@@ -515,9 +515,8 @@ void Engine::go_mate(int64_t time_ms) {
 SearchResult Engine::search(const SearchLimits& limits) {
   prepare();
   SearchResult result;
-  search_->start(position_, with_option_limits(limits), on_info_,
-                 [&result](const SearchResult& r) { result = r; });
-  search_->wait();
+  search_->search_here(position_, with_option_limits(limits), on_info_,
+                       [&result](const SearchResult& r) { result = r; });
   return result;
 }
 

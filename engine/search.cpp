@@ -835,6 +835,18 @@ int64_t SearchManager::elapsed_ms() const {
 
 void SearchManager::start(const Position& root, const SearchLimits& limits,
                           Engine::InfoCallback on_info, Engine::ResultCallback on_result) {
+  begin(root, limits, std::move(on_info), std::move(on_result));
+  main_thread_ = std::thread([this] { run(); });
+}
+
+void SearchManager::search_here(const Position& root, const SearchLimits& limits,
+                                Engine::InfoCallback on_info, Engine::ResultCallback on_result) {
+  begin(root, limits, std::move(on_info), std::move(on_result));
+  run();
+}
+
+void SearchManager::begin(const Position& root, const SearchLimits& limits,
+                          Engine::InfoCallback on_info, Engine::ResultCallback on_result) {
   wait();
   start_time_ = std::chrono::steady_clock::now();
   root_ = root;
@@ -849,7 +861,6 @@ void SearchManager::start(const Position& root, const SearchLimits& limits,
   pondering_ = limits.ponder;
   ponderhit_ms_ = 0;
   instability_ = 1.0;
-  main_thread_ = std::thread([this] { run(); });
 }
 
 void SearchManager::stop() {

@@ -251,6 +251,10 @@ class SearchManager {
   // Starts a search of `root` in the background; `on_result` fires when it ends.
   void start(const Position& root, const SearchLimits& limits, Engine::InfoCallback on_info,
              Engine::ResultCallback on_result);
+  // The same search in the calling thread, returning when it ends (no thread started: the
+  // short searches of data generation spent a third of their time starting one).
+  void search_here(const Position& root, const SearchLimits& limits, Engine::InfoCallback on_info,
+                   Engine::ResultCallback on_result);
   void stop();
   void ponderhit();
   void wait();
@@ -259,6 +263,9 @@ class SearchManager {
  private:
   friend class Worker;
   void run();  // the main search thread's body
+  // Sets up a search of `root` (what start and search_here share).
+  void begin(const Position& root, const SearchLimits& limits, Engine::InfoCallback on_info,
+             Engine::ResultCallback on_result);
   SearchResult pick_result();
   // An info line for w's best line at `depth` (a lower bound: the unfinished iteration's
   // move that failed high).

@@ -302,6 +302,24 @@ TEST_CASE("nnue train: the teacher's target, what it leaves out, threads and a w
   CHECK(warmed.epochs.front().train_loss < 0.7 * taught.epochs.front().train_loss);
   warm.init = dir + "/absent.nnue";
   CHECK(train_nnue(warm, warmed).message().find("absent.nnue") != std::string::npos);
+  // Without bucket rows every king bucket's row of a feature is the shared one.
+  NnueTrainOptions flat = o;
+  flat.out = dir + "/flat.nnue";
+  flat.epochs = 1;
+  flat.bucket_rows = false;
+  NnueTrainSummary flat_summary;
+  REQUIRE(train_nnue(flat, flat_summary).is_ok());
+  nnue::Network flat_net;
+  REQUIRE(flat_net.load(flat.out).is_ok());
+  for (int local : {0, 500, nnue::kBoardFeatureNb + 3}) {
+    const int16_t* first = flat_net.ft_row(local);
+    for (int bucket = 1; bucket < nnue::kKingBucketNb; ++bucket) {
+      const int16_t* row = flat_net.ft_row(bucket * nnue::kBucketFeatureNb + local);
+      CHECK(std::equal(first, first + nnue::kHidden, row));
+    }
+  }
+  CHECK_FALSE(
+      std::equal(net.ft_row(0), net.ft_row(0) + nnue::kHidden, net.ft_row(nnue::kBucketFeatureNb)));
   // A teacher's share out of range is an error.
   NnueTrainOptions wrong = o;
   wrong.teacher = 1.5;

@@ -161,7 +161,7 @@ struct CheckpointHeader {
   uint64_t positions;
   uint64_t seed;
   double lambda, sigmoid_scale, holdout, teacher;
-  int32_t batch, max_value, quiet_margin, reserved;
+  int32_t batch, max_value, quiet_margin, bucket_rows;
   double best_holdout;  // the lowest held-out loss so far (its network is the output file)
 };
 
@@ -179,6 +179,7 @@ Status save_checkpoint(const std::string& path, const NnueModel& model, const Ad
   h.lambda = o.lambda, h.sigmoid_scale = o.sigmoid_scale, h.holdout = o.holdout;
   h.teacher = o.teacher;
   h.batch = o.batch, h.max_value = o.max_value, h.quiet_margin = o.quiet_margin;
+  h.bucket_rows = o.bucket_rows ? 1 : 0;
   h.best_holdout = best_holdout;
   std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
   for (const std::vector<float>* vec : {&model.params, &adam.m, &adam.v})
@@ -207,7 +208,8 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
     return Status::error("checkpoint '" + path + "': the network's shape or the size differs");
   if (h.positions != positions || h.seed != o.seed || h.lambda != o.lambda ||
       h.sigmoid_scale != o.sigmoid_scale || h.holdout != o.holdout || h.batch != o.batch ||
-      h.max_value != o.max_value || h.teacher != o.teacher || h.quiet_margin != o.quiet_margin)
+      h.max_value != o.max_value || h.teacher != o.teacher || h.quiet_margin != o.quiet_margin ||
+      h.bucket_rows != (o.bucket_rows ? 1 : 0))
     return Status::error("checkpoint '" + path + "': made with other data or settings (" +
                          std::to_string(h.positions) + " positions, seed " +
                          std::to_string(h.seed) + ", batch " + std::to_string(h.batch) +
@@ -236,6 +238,9 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
   NnueModel model;
   if (o.init.empty()) {
     model.initialise(o.seed);
+    if (!o.bucket_rows)  // every king bucket's row the shared one: a net without buckets
+      std::fill_n(model.params.begin() + NnueModel::kFtWeight,
+                  size_t(NnueModel::kSharedRow0) * NnueModel::kHidden, 0.0f);
   } else {
     engine::nnue::Network start;
     if (Status s = start.load(o.init); !s) return s;
@@ -342,8 +347,12 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
         if (!row_marked[r]) row_marked[r] = 1, rows.push_back(r);
       for (int r : rows) {
         const size_t at = NnueModel::kFtWeight + size_t(r) * NnueModel::kHidden;
-        adam.update(model.params, grad, at, at + NnueModel::kHidden, lr_t, NnueModel::kFtWeightMax);
         row_marked[r] = 0;
+        if (!o.bucket_rows && r < NnueModel::kSharedRow0) {  // frozen: only the shared rows learn
+          std::fill_n(grad.begin() + ptrdiff_t(at), NnueModel::kHidden, 0.0f);
+          continue;
+        }
+        adam.update(model.params, grad, at, at + NnueModel::kHidden, lr_t, NnueModel::kFtWeightMax);
       }
       bar.update(int64_t(end));
     }

@@ -20,6 +20,10 @@ struct NnueTrainOptions {
   bool resume = false;            // go on from the checkpoint (same data and settings)
   std::string init;               // "": seeded weights; a network file: start from it
   int threads = 1;                // each batch's positions split among them
+  // false: the feature rows of each king bucket stay 0 (or the --init network's) and only
+  // the rows shared by every bucket learn: a network with the capacity of one without king
+  // buckets, in the same file (for data too small for twelve buckets).
+  bool bucket_rows = true;
   int epochs = 20;
   int batch = 1024;
   double learning_rate = 1e-3;
