@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <thread>
+#include <unordered_set>
 
 #include "base/file_write.h"
 #include "engine/nnue/evaluator.h"
@@ -69,6 +70,7 @@ Status load_data(const NnueTrainOptions& o, Data& data, NnueTrainSummary& summar
   std::vector<std::string> files;
   if (Status s = collect_files(o.data, files); !s) return s;
   Position pos;
+  std::unordered_set<uint64_t> seen;  // position keys kept: a position repeated is left out
   for (const std::string& file : files) {
     std::vector<uint8_t> raw;
     if (Status s = read_gensfen_raw(file, raw); !s) return s;
@@ -93,6 +95,11 @@ Status load_data(const NnueTrainOptions& o, Data& data, NnueTrainSummary& summar
           std::abs(int(record.teacher_value) - int(record.teacher_static)) > o.quiet_margin) {
         ++summary.left_out;
         ++summary.left_out_not_quiet;
+        continue;
+      }
+      if (!seen.insert(pos.key()).second) {
+        ++summary.left_out;
+        ++summary.left_out_duplicates;
         continue;
       }
       data.raw.insert(data.raw.end(), bytes, bytes + kGensfenRecordSize);
@@ -399,7 +406,8 @@ base::Status run_nnue_train(const NnueTrainOptions& o, std::ostream& out) {
       out << "positions " << summary.positions << " (train " << summary.train_positions
           << ", held out " << summary.holdout_positions << ", left out " << summary.left_out << ": "
           << summary.left_out_unlabelled << " not labelled, " << summary.left_out_not_quiet
-          << " not quiet); the results fit sigmoid(value / "
+          << " not quiet, " << summary.left_out_duplicates
+          << " repeated); the results fit sigmoid(value / "
           << int(summary.fitted_result_scale + 0.5) << ")";
       if (summary.fitted_teacher_scale > 0)
         out << ", the teacher's values sigmoid(value / " << int(summary.fitted_teacher_scale + 0.5)

@@ -58,7 +58,8 @@ struct NnueEpochReport {
 struct NnueTrainSummary {
   int64_t positions = 0, train_positions = 0, holdout_positions = 0, left_out = 0;
   int64_t left_out_unlabelled = 0, left_out_not_quiet = 0;  // of left_out
-  int first_epoch = 1;  // 1, or the epoch after the checkpoint's
+  int64_t left_out_duplicates = 0;  // of left_out: a position already read (the first kept)
+  int first_epoch = 1;              // 1, or the epoch after the checkpoint's
   // The scale that best predicts the game results from the search values on the training
   // positions (sigmoid(value / scale)), for choosing sigmoid_scale.
   double fitted_result_scale = 0;

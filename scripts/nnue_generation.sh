@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# One generation of the NNUE loop on one machine, from nothing to a network: self-play
+# positions (sashite gensfen) and GPS Shogi's labels (build/osl_label) side by side for the
+# given minutes, the labelling finished, a training run, and the network's agreement with the
+# record moves. Every stage resumes: run the same command again after a kill and it goes on
+# from the files already in OUT (gensfen numbers new files after the old ones, osl_label skips
+# labelled files, nnue train --resume needs the same data: see below).
+#
+# Usage: scripts/nnue_generation.sh OUT [options]
+#   --minutes M        generation time (default 60): gensfen on one core, osl_label on the
+#                      other; then the rest is labelled on every core
+#   --nodes N          gensfen's nodes a move (default 400)
+#   --depth D          osl_label's quiescence depth (default 4)
+#   --init NET         warm start: train from this network (e.g. data/nnue/candidate.nnue);
+#                      gensfen plays with it too when --play-with-init is given
+#   --play-with-init   gensfen plays with the --init network instead of the linear evaluation
+#   --epochs E         training epochs (default 4)
+#   --train-args "..."  more nnue train options (default "--no-bucket-rows --quiet-margin 100")
+#   --records DIR      measure the agreement on these records' held-out games (learn curve
+#                      --held-out-every 10 --agreement-depth 1); default ../shared/data/records
+#                      when it exists
+#   --seed S           gensfen's seed (default: from the clock)
+# Writes OUT/gen (positions), OUT/lab (labelled), OUT/next.nnue, OUT/log.txt (every stage's
+# output with its rate).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/nnue_generation.sh OUT [--minutes M] [--nodes N] [--depth D] [--init NET] [--epochs E]}
+shift
+minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=4 train_args="--no-bucket-rows --quiet-margin 100"
+records="" seed=""
+[ -d ../shared/data/records ] && records=../shared/data/records
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --minutes) minutes=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --depth) depth=$2; shift 2 ;;
+    --init) init=$2; shift 2 ;;
+    --play-with-init) play_with_init=true; shift ;;
+    --epochs) epochs=$2; shift 2 ;;
+    --train-args) train_args=$2; shift 2 ;;
+    --records) records=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    *) echo "nnue_generation: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+for bin in build/sashite build/osl_label; do
+  [ -x "$bin" ] || { echo "nnue_generation: $bin is missing: run make first" >&2; exit 1; }
+done
+if [ -n "$init" ] && [ ! -f "$init" ]; then
+  echo "nnue_generation: --init $init: no such file" >&2
+  exit 1
+fi
+mkdir -p "$out/gen" "$out/lab"
+log="$out/log.txt"
+say() { echo "[$(date '+%F %T')] $*" | tee -a "$log"; }
+
+# 1. Positions and labels side by side. Positions in check are never written; the search's
+# mate calls and the root's mate guard are off (a third of gensfen's time at 400 nodes and
+# nothing the teacher's labels need).
+gen_opts=(--out "$out/gen" --nodes "$nodes" --threads 1 --random-plies 0,6 --min-ply 4
+          --openings data/openings/floodgate2016-400x4to8ply.txt --progress 300
+          --option MateSearch=false --option MateGuardNodes=0)
+[ -n "$seed" ] && gen_opts+=(--seed "$seed")
+$play_with_init && [ -n "$init" ] && gen_opts+=(--option "EvalFile=$init")
+say "gensfen for $minutes minutes: ${gen_opts[*]}"
+build/sashite gensfen "${gen_opts[@]}" >> "$log" 2>&1 &
+gen_pid=$!
+trap 'kill $gen_pid 2>/dev/null || true' EXIT
+end=$(( $(date +%s) + minutes * 60 ))
+while [ "$(date +%s)" -lt "$end" ] && kill -0 $gen_pid 2>/dev/null; do
+  build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" --threads 1 \
+    >> "$log" 2>&1
+  sleep 30
+done
+kill $gen_pid 2>/dev/null || true  # the batches being filled are lost (under 10,000 positions)
+wait $gen_pid 2>/dev/null || true
+trap - EXIT
+# 2. The rest of the labels on every core.
+say "labelling what is left"
+build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" \
+  --threads "$(nproc)" >> "$log" 2>&1
+# 3. Training (a checkpoint a epoch: after a kill, rerun with --train-args "... --resume").
+train_opts=(--data "$out/lab" --out "$out/next.nnue" --teacher 1 --threads "$(nproc)"
+            --epochs "$epochs")
+[ -n "$init" ] && train_opts+=(--init "$init")
+# shellcheck disable=SC2206
+train_opts+=($train_args)
+say "nnue train ${train_opts[*]}"
+build/sashite nnue train "${train_opts[@]}" 2>&1 | tee -a "$log"
+# 4. The cheap measure: agreement with the record moves at depth 1.
+if [ -n "$records" ]; then
+  say "agreement on $records"
+  build/sashite learn curve --records "$records" --held-out-every 10 --agreement-depth 1 \
+    --weights "$out/next.nnue" 2>&1 | grep -E "^(positions|agreement|logistic)" | tee -a "$log"
+fi
+say "done: $out/next.nnue"
