@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a built sashite: `scripts/install.sh ROOT [BUILD]` (make install runs it with
 # ROOT = $(DESTDIR)$(PREFIX)). ROOT/bin/sashite; ROOT/share/sashite/ holds data/weights,
-# data/mate, data/openings, book/default (the built default book) and config/*.toml, which
+# data/nnue (the networks, for EvalFile), data/mate, data/openings, book/default (the built default book) and config/*.toml, which
 # the binary finds beside its own ../share/sashite or in the PREFIX it was built for.
 # Whatever was installed before under share/sashite is replaced, never mixed.
 set -euo pipefail
@@ -15,9 +15,10 @@ share="$root/share/sashite"
 new="$share.new.$$"
 rm -rf "$new"
 trap 'rm -rf "$new"' EXIT
-install -d "$root/bin" "$new/data/weights" "$new/data/mate" "$new/data/openings" \
-  "$new/book/default" "$new/config"
+install -d "$root/bin" "$new/data/weights" "$new/data/nnue" "$new/data/mate" \
+  "$new/data/openings" "$new/book/default" "$new/config"
 install -m 644 data/weights/*.eval "$new/data/weights/"
+install -m 644 data/nnue/*.nnue "$new/data/nnue/"
 install -m 644 data/mate/svm.model "$new/data/mate/"
 install -m 644 data/openings/*.txt data/openings/*.sfen "$new/data/openings/"
 install -m 644 config/*.toml "$new/config/"

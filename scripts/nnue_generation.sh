@@ -14,7 +14,10 @@
 #   --init NET         warm start: train from this network (e.g. data/nnue/candidate.nnue);
 #                      gensfen plays with it too when --play-with-init is given
 #   --play-with-init   gensfen plays with the --init network instead of the linear evaluation
-#   --epochs E         training epochs (default 4)
+#   --epochs E         training epochs (default 6)
+#   --teacher T        the teacher's share of the target (default 0.7)
+#   --lambda L         of the rest, the search value's share; the game result's is 1 - L
+#                      (default 1: the results of 400-node games taught the network less)
 #   --train-args "..."  more nnue train options (default "--no-bucket-rows --quiet-margin 100")
 #   --records DIR      measure the agreement on these records' held-out games (learn curve
 #                      --held-out-every 10 --agreement-depth 1); default ../shared/data/records
@@ -26,7 +29,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/nnue_generation.sh OUT [--minutes M] [--nodes N] [--depth D] [--init NET] [--epochs E]}
 shift
-minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=4 train_args="--no-bucket-rows --quiet-margin 100"
+minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=6 teacher=0.7 lambda=1
+train_args="--no-bucket-rows --quiet-margin 100"
 records="" seed=""
 [ -d ../shared/data/records ] && records=../shared/data/records
 while [ $# -gt 0 ]; do
@@ -37,6 +41,8 @@ while [ $# -gt 0 ]; do
     --init) init=$2; shift 2 ;;
     --play-with-init) play_with_init=true; shift ;;
     --epochs) epochs=$2; shift 2 ;;
+    --teacher) teacher=$2; shift 2 ;;
+    --lambda) lambda=$2; shift 2 ;;
     --train-args) train_args=$2; shift 2 ;;
     --records) records=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
@@ -68,9 +74,11 @@ gen_pid=$!
 trap 'kill $gen_pid 2>/dev/null || true' EXIT
 end=$(( $(date +%s) + minutes * 60 ))
 while [ "$(date +%s)" -lt "$end" ] && kill -0 $gen_pid 2>/dev/null; do
-  build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" --threads 1 \
-    >> "$log" 2>&1
   sleep 30
+  # Fails only while gensfen has written no file yet (said in the log); the run after the
+  # generation below must succeed.
+  build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" --threads 1 \
+    >> "$log" 2>&1 || true
 done
 kill $gen_pid 2>/dev/null || true  # the batches being filled are lost (under 10,000 positions)
 wait $gen_pid 2>/dev/null || true
@@ -79,9 +87,9 @@ trap - EXIT
 say "labelling what is left"
 build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" \
   --threads "$(nproc)" >> "$log" 2>&1
-# 3. Training (a checkpoint a epoch: after a kill, rerun with --train-args "... --resume").
-train_opts=(--data "$out/lab" --out "$out/next.nnue" --teacher 1 --threads "$(nproc)"
-            --epochs "$epochs")
+# 3. Training (a checkpoint an epoch: after a kill, rerun with --train-args "... --resume").
+train_opts=(--data "$out/lab" --out "$out/next.nnue" --teacher "$teacher" --lambda "$lambda"
+            --threads "$(nproc)" --epochs "$epochs")
 [ -n "$init" ] && train_opts+=(--init "$init")
 # shellcheck disable=SC2206
 train_opts+=($train_args)

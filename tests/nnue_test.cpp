@@ -211,4 +211,29 @@ TEST_CASE("nnue: EvalFile names a network; the search uses it; a damaged one is 
   std::filesystem::remove(damaged);
 }
 
+TEST_CASE("nnue: the shipped candidate network loads and sees material, with and without AVX2") {
+  const std::string path = std::string(SASHITE_TEST_DATA_DIR) + "/../../data/nnue/candidate.nnue";
+  Network net;
+  const Status loaded = net.load(path);
+  REQUIRE_MESSAGE(loaded.is_ok(), loaded.message());
+  // Black a rook up (White's rook in Black's hand): better for Black, worse for White to
+  // move, by several pawns either way; the start position is near even.
+  const char* ahead = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1";
+  const char* behind = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w R 1";
+  Position pos;
+  REQUIRE(pos.set_sfen(ahead).is_ok());
+  const Value black_to_move = evaluate(pos, net);
+  REQUIRE(pos.set_sfen(behind).is_ok());
+  const Value white_to_move = evaluate(pos, net);
+  REQUIRE(pos.set_sfen("startpos").is_ok());
+  const Value start = evaluate(pos, net);
+  CHECK(black_to_move > 500);
+  CHECK(white_to_move < -500);
+  CHECK(std::abs(start) < 200);
+  set_simd(false);
+  REQUIRE(pos.set_sfen(ahead).is_ok());
+  CHECK(evaluate(pos, net) == black_to_move);
+  set_simd(true);
+}
+
 }  // namespace nnue_test

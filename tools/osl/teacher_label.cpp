@@ -200,7 +200,7 @@ Status run_label(const LabelOptions& o, std::ostream& out) {
     out << "osl_label: " << line << std::flush;
   }
 
-  // The files of this shard not labelled yet, and their positions (from their sizes).
+  // The files of this shard not labelled yet, and their positions (from their headers).
   std::vector<std::string> todo;
   int64_t total = 0;
   int done_before = 0;
