@@ -1,7 +1,9 @@
 // Packing positions into 448 bits, and gensfen files.
 #include "tools/learn/gensfen_format.h"
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -172,6 +174,28 @@ Status read_gensfen_raw(const std::string& path, std::vector<uint8_t>& records) 
     records.insert(records.end(), r, r + size);
     records.insert(records.end(), kGensfenRecordSize - size, uint8_t(0));
   }
+  return Status::ok();
+}
+
+Status collect_gensfen_files(const std::vector<std::string>& inputs,
+                             std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(in, ec))
+        if (entry.path().extension() == ".bin") found.push_back(entry.path().string());
+      if (ec) return Status::error(in + ": cannot list the directory: " + ec.message());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(in, ec)) {
+      files.push_back(in);
+    } else {
+      return Status::error(in + ": no such file or directory");
+    }
+  }
+  if (files.empty()) return Status::error("no gensfen files (*.bin) in the given paths");
   return Status::ok();
 }
 

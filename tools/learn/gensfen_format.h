@@ -64,6 +64,12 @@ std::array<uint8_t, kGensfenRecordSize> pack_gensfen_record(const GensfenRecord&
 // Errors: a piece code or hand that no position has.
 base::Status unpack_gensfen_record(const uint8_t* bytes, GensfenRecord& out);
 
+// The gensfen files of `inputs`: a file as given, a directory's *.bin files sorted by name, in
+// the order of `inputs`, appended to `files`. Errors: a path that does not exist, a directory
+// that cannot be listed, no file at all.
+base::Status collect_gensfen_files(const std::vector<std::string>& inputs,
+                                   std::vector<std::string>& files);
+
 // The record count of a file's header (the header checked, the records not read).
 base::Status read_gensfen_count(const std::string& path, uint64_t& count);
 

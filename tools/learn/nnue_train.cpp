@@ -43,32 +43,11 @@ struct Data {
   std::vector<int8_t> results;
 };
 
-Status collect_files(const std::vector<std::string>& inputs, std::vector<std::string>& files) {
-  namespace fs = std::filesystem;
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(in, ec))
-        if (entry.path().extension() == ".bin") found.push_back(entry.path().string());
-      if (ec) return Status::error(in + ": cannot list the directory: " + ec.message());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(in, ec)) {
-      files.push_back(in);
-    } else {
-      return Status::error(in + ": no such file or directory");
-    }
-  }
-  if (files.empty()) return Status::error("no gensfen files (*.bin) in the data paths");
-  return Status::ok();
-}
-
 // Reads every record, checks that it is a position of the rules, keeps those within
 // max_value, and computes the targets.
 Status load_data(const NnueTrainOptions& o, Data& data, NnueTrainSummary& summary) {
   std::vector<std::string> files;
-  if (Status s = collect_files(o.data, files); !s) return s;
+  if (Status s = collect_gensfen_files(o.data, files); !s) return s;
   Position pos;
   std::unordered_set<uint64_t> seen;  // position keys kept: a position repeated is left out
   for (const std::string& file : files) {

@@ -13,51 +13,21 @@
 
 #include "tools/osl/reference_agreement.h"
 
-#include <osl/eval/openMidEndingEval.h>
-#include <osl/numEffectState.h>
 #include <osl/oslConfig.h>
-#include <osl/search/quiescenceSearch2.h>
-#include <osl/search/searchState2.h>
-#include <osl/search/simpleHashTable.h>
 #include <osl/usi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <osl/search/quiescenceSearch2.tcc>
 
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tools/common/parallel_for.h"
 #include "tools/common/progress_bar.h"
+#include "tools/osl/osl_quiescence.h"
 
 namespace tools::osl_reference {
-
-namespace {
-
-using Evaluation = osl::eval::ml::OpenMidEndingEval;
-using Quiescence = osl::search::QuiescenceSearch2<Evaluation>;
-
-// A fresh table for every move, so that no move's value depends on the moves valued before
-// it; the sizes are those of the developer program that first took this measure, and every
-// quiescence node is recorded (the lowest record limit, -QSearchTraits::MaxDepth).
-constexpr int kTableEntries = 100000;
-constexpr int kLargeTableEntries = 2000000;  // a move whose search filled the small one
-constexpr int kMinRecordLimit = -osl::search::QSearchTraits::MaxDepth;
-
-// The value of the position after `move` (made in `child`), from the mover's point of view.
-int child_value(const osl::NumEffectState& child, osl::Move move, int depth, int entries) {
-  osl::search::SimpleHashTable table(entries, kMinRecordLimit, 0);
-  osl::checkmate::DualDfpn dfpn;
-  Evaluation evaluation(child);
-  osl::search::SearchState2Core core(child, dfpn);
-  Quiescence quiescence(core, table);
-  const int black_value = quiescence.search(child.turn(), evaluation, move, depth);
-  return move.player() == osl::BLACK ? black_value : -black_value;
-}
-
-}  // namespace
 
 base::Status load_reference_evaluation(const std::string& home) {
   const std::filesystem::path data = std::filesystem::path(home) / "data";
@@ -72,7 +42,7 @@ base::Status load_reference_evaluation(const std::string& home) {
   setenv("OSL_HOME", home.c_str(), 1);
   osl::OslConfig::home(home);
   osl::OslConfig::setUp();
-  if (!Evaluation::setUp())
+  if (!OslEvaluation::setUp())
     return base::Status::error(data.string() + ": OpenShogiLib could not load its evaluation");
   return base::Status::ok();
 }
@@ -98,11 +68,9 @@ ReferenceMeasure measure_reference(const TrainingPosition& p, const ReferenceOpt
   for (size_t i = 0; i < legal.size(); ++i) {
     osl::NumEffectState child(state);
     child.makeMove(legal[i]);
-    try {
-      values[i] = child_value(child, legal[i], o.quiescence_depth, kTableEntries);
-    } catch (const osl::container::TableFull&) {
-      values[i] = child_value(child, legal[i], o.quiescence_depth, kLargeTableEntries);
-    }
+    // The value of the position after the move, from the mover's point of view.
+    const int black_value = quiescence_black_value(child, legal[i], o.quiescence_depth);
+    values[i] = legal[i].player() == osl::BLACK ? black_value : -black_value;
   }
   m.best_value = *std::max_element(values.begin(), values.end());
   bool teacher_best = false;

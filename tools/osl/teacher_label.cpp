@@ -11,11 +11,6 @@
 
 #include "tools/osl/teacher_label.h"
 
-#include <osl/eval/openMidEndingEval.h>
-#include <osl/numEffectState.h>
-#include <osl/search/quiescenceSearch2.h>
-#include <osl/search/searchState2.h>
-#include <osl/search/simpleHashTable.h>
 #include <osl/usi.h>
 
 #include <algorithm>
@@ -26,7 +21,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <osl/search/quiescenceSearch2.tcc>
 #include <thread>
 
 #include "base/file_write.h"
@@ -34,6 +28,7 @@
 #include "tools/common/progress_bar.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/result_scale.h"
+#include "tools/osl/osl_quiescence.h"
 #include "tools/osl/reference_agreement.h"
 
 namespace tools::osl_teacher {
@@ -43,47 +38,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Evaluation = osl::eval::ml::OpenMidEndingEval;
-using Quiescence = osl::search::QuiescenceSearch2<Evaluation>;
+using osl_reference::OslEvaluation;
+using osl_reference::quiescence_black_value;
 
-constexpr int kTableEntries = 100000;
-constexpr int kLargeTableEntries = 2000000;  // a position whose search filled the small one
-constexpr int kMinRecordLimit = -osl::search::QSearchTraits::MaxDepth;
 constexpr int kClamp = 32000;
 constexpr char kScaleFile[] = "teacher-scale.txt";
-
-// The side to move's quiescence value; a fresh table for every position, so that no label
-// depends on the positions labelled before it on the same thread.
-int quiescence_value(const osl::NumEffectState& state, int depth, int entries) {
-  osl::search::SimpleHashTable table(entries, kMinRecordLimit, 0);
-  osl::checkmate::DualDfpn dfpn;
-  Evaluation evaluation(state);
-  osl::search::SearchState2Core core(state, dfpn);
-  Quiescence quiescence(core, table);
-  const int black_value =
-      quiescence.search(state.turn(), evaluation, osl::Move::PASS(alt(state.turn())), depth);
-  return state.turn() == osl::BLACK ? black_value : -black_value;
-}
-
-Status collect_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files) {
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(in, ec))
-        if (entry.path().extension() == ".bin") found.push_back(entry.path().string());
-      if (ec) return Status::error(in + ": cannot list the directory: " + ec.message());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::is_regular_file(in, ec)) {
-      files.push_back(in);
-    } else {
-      return Status::error(in + ": no such file or directory");
-    }
-  }
-  if (files.empty()) return Status::error("no gensfen files (*.bin) in the input paths");
-  return Status::ok();
-}
 
 // Runs work(i) for i in [0, count) on `threads` threads.
 template <class Work>
@@ -146,7 +105,7 @@ Status fit_factor(const std::vector<std::string>& files, const LabelOptions& o, 
 
 }  // namespace
 
-int teacher_win_threshold() { return Evaluation::infty(); }
+int teacher_win_threshold() { return OslEvaluation::infty(); }
 
 int16_t to_engine_scale(int value, double factor) {
   if (value >= teacher_win_threshold()) return kClamp;
@@ -163,13 +122,10 @@ TeacherValue teacher_value(const shogi::PositionSetup& setup, int depth) {
   } catch (const std::exception&) {
     return v;
   }
-  const Evaluation evaluation(state);
-  v.static_value = state.turn() == osl::BLACK ? evaluation.value() : -evaluation.value();
-  try {
-    v.quiescence = quiescence_value(state, depth, kTableEntries);
-  } catch (const osl::container::TableFull&) {
-    v.quiescence = quiescence_value(state, depth, kLargeTableEntries);
-  }
+  const OslEvaluation evaluation(state);
+  const int sign = state.turn() == osl::BLACK ? 1 : -1;
+  v.static_value = sign * evaluation.value();
+  v.quiescence = sign * quiescence_black_value(state, osl::Move::PASS(alt(state.turn())), depth);
   v.ok = true;
   return v;
 }
@@ -181,7 +137,7 @@ Status run_label(const LabelOptions& o, std::ostream& out) {
   if (o.threads < 1 || o.depth < 0 || o.fit_positions < 1)
     return Status::error("bad --threads, --quiescence-depth or --fit-positions");
   std::vector<std::string> files;
-  if (Status s = collect_inputs(o.inputs, files); !s) return s;
+  if (Status s = collect_gensfen_files(o.inputs, files); !s) return s;
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
   if (!fs::is_directory(o.out_dir, ec))
