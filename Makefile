@@ -42,6 +42,7 @@ ifeq ($(DEBUG),1)
   OPT_book   ?= -O1
   OPT_base   ?= -Og
   OPT_usi    ?= -Og
+  OPT_council ?= -Og
   OPT_client ?= -Og
   OPT_tools  ?= -Og
   OPT_app    ?= -O0
@@ -52,6 +53,7 @@ else
   OPT_book   ?= -O3
   OPT_base   ?= -O1
   OPT_usi    ?= -O1
+  OPT_council ?= -O1
   OPT_client ?= -O1
   OPT_tools  ?= -O3
   OPT_app    ?= -O1
@@ -75,7 +77,8 @@ endif
 CXXFLAGS += -DSASHITE_TEST_DATA_DIR='"$(CURDIR)/tests/data"'
 
 TOOLS_SRC := $(filter-out tools/osl/%,$(wildcard tools/*/*.cpp))
-LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp client/*.cpp book/*.cpp) \
+LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.cpp council/*.cpp \
+              client/*.cpp book/*.cpp) \
             $(TOOLS_SRC)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
@@ -128,7 +131,7 @@ osl-bin: $(BUILD)/osl_agreement $(BUILD)/osl_label
 # One static library per layer (scripts/check-layers.sh says which may use which), linked
 # highest first, so that a lower layer's use of a higher one fails the link as a forbidden
 # include fails the check, which runs before any library is archived.
-LAYERS     := tools client usi book engine shogi base
+LAYERS     := tools client council usi book engine shogi base
 layer_objs  = $(filter $(BUILD)/obj/$1/% $(BUILD)/obj/unity/$1_%,$(LIB_OBJ))
 LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib/lib%.a)
 define layer_library
@@ -160,8 +163,11 @@ $(BUILD)/osl_label: $(OSL_LABEL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 $(OSL_OBJ): CXXFLAGS += -fno-sanitize=enum
 # OpenShogiLib's move generator is compiled into this test, which runs it on 25,000 positions.
 $(BUILD)/obj/tests/osl_oracle_test.o: OPT_tests := -O1
-# toml11's parser, run once per client start, compiles fastest at -O0 (docs/building.md).
+# toml11's parser, run once per client or council start, compiles fastest at -O0
+# (docs/building.md); its readers too.
+$(BUILD)/obj/base/toml_reader.o: OPT_base := -O0
 $(BUILD)/obj/client/csa_config.o: OPT_client := -O0
+$(BUILD)/obj/council/council_config.o: OPT_council := -O0
 # doctest's assertions as function calls rather than inline blocks: a quarter less compiling
 # of the tests; an exception thrown inside an assertion fails its test case instead.
 $(TEST_OBJ): CXXFLAGS += -DDOCTEST_CONFIG_SUPER_FAST_ASSERTS
@@ -254,7 +260,7 @@ bench: bin
 # Every source of ours, as .clang-format has it: `make format` rewrites them, `make format-check`
 # (CI) fails on any drift and names the files.
 FORMAT_FILES := $(sort $(wildcard $(foreach d,base shogi engine engine/eval engine/mate engine/nnue \
-                  usi client book tools/* app tests fuzz,$(d)/*.h $(d)/*.cpp)))
+                  usi council client book tools/* app tests fuzz,$(d)/*.h $(d)/*.cpp)))
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:

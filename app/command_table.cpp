@@ -11,6 +11,10 @@ const std::vector<Command>& command_table() {
        "search benchmark: fixed positions, one thread, fixed depth (--perft: move generation)",
        add_bench_options},
       {"match", "play games between two USI engines", add_match_options},
+      {"council",
+       "a council of USI engines voting on each move (majority or optimistic), itself a USI "
+       "engine",
+       add_council_options},
       {"csa", "play on a CSA server (floodgate, a championship, the local server)",
        add_csa_options},
       {"server",

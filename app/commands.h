@@ -12,6 +12,8 @@ CommandRun add_bench_options(CLI::App& sub);
 CommandRun add_match_options(CLI::App& sub);
 CommandRun add_csa_options(CLI::App& sub);
 CommandRun add_server_options(CLI::App& sub);
+// app/council_command.cpp
+CommandRun add_council_options(CLI::App& sub);
 // app/records_command.cpp
 CommandRun add_records_check_options(CLI::App& sub);
 CommandRun add_records_convert_options(CLI::App& sub);

@@ -9,8 +9,8 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
-#include <toml.hpp>
 
+#include "base/toml_reader.h"
 #include "client/csa_protocol.h"
 #include "client/status_service.h"
 
@@ -20,136 +20,8 @@ using base::Status;
 
 namespace {
 
-// An ordered table keeps errors and USI options in key order.
-using TValue = toml::basic_value<toml::discard_comments, std::map, std::vector>;
-
-// Reads one file: every error names the file, the dotted key and the line.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  std::string origin(const TValue& v) const {
-    const auto line = v.location().line();
-    return line > 0 ? file_ + ":" + std::to_string(line) : file_;
-  }
-  Status fail(const TValue& v, const std::string& key, const std::string& message) const {
-    return Status::error(origin(v) + ": " + key + ": " + message);
-  }
-
-  using Handler = std::function<Status(const TValue&, const std::string& key)>;
-
-  // Runs the handler of each key of `table`; a key without one is an error.
-  Status read_table(const TValue& table, const std::string& prefix,
-                    const std::map<std::string, Handler>& handlers) const {
-    for (const auto& [k, v] : table.as_table()) {
-      const std::string key = prefix.empty() ? k : prefix + "." + k;
-      auto it = handlers.find(k);
-      if (it == handlers.end()) {
-        std::string known;
-        for (const auto& h : handlers) known += (known.empty() ? "" : ", ") + h.first;
-        return Status::error(origin(v) + ": unknown key '" + key + "' (known here: " + known + ")");
-      }
-      if (Status st = it->second(v, key); !st) return st;
-    }
-    return Status::ok();
-  }
-
-  Handler string_key(std::string& out) const {
-    return [this, &out](const TValue& v, const std::string& key) {
-      if (!v.is_string()) return fail(v, key, "expected a string, got " + type_name(v));
-      out = v.as_string().str;
-      return Status::ok();
-    };
-  }
-  Handler bool_key(bool& out) const {
-    return [this, &out](const TValue& v, const std::string& key) {
-      if (!v.is_boolean()) return fail(v, key, "expected true or false, got " + type_name(v));
-      out = v.as_boolean();
-      return Status::ok();
-    };
-  }
-  // An integer in [lo, hi]; `zero_ok` also allows 0 below lo ("0 = off").
-  Handler int_key(int& out, int64_t lo, int64_t hi, bool zero_ok = false) const {
-    return [this, &out, lo, hi, zero_ok](const TValue& v, const std::string& key) {
-      if (!v.is_integer()) return fail(v, key, "expected an integer, got " + type_name(v));
-      const int64_t x = v.as_integer();
-      if ((x < lo || x > hi) && !(zero_ok && x == 0))
-        return fail(v, key,
-                    std::to_string(x) + " is out of range " + (zero_ok ? "0 or " : "") +
-                        std::to_string(lo) + ".." + std::to_string(hi));
-      out = int(x);
-      return Status::ok();
-    };
-  }
-  // A number (integer or float) in [lo, hi].
-  Handler number_key(double& out, double lo, double hi) const {
-    return [this, &out, lo, hi](const TValue& v, const std::string& key) {
-      double x;
-      if (v.is_floating())
-        x = v.as_floating();
-      else if (v.is_integer())
-        x = double(v.as_integer());
-      else
-        return fail(v, key, "expected a number, got " + type_name(v));
-      if (!(x >= lo && x <= hi))
-        return fail(v, key,
-                    std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +
-                        std::to_string(hi));
-      out = x;
-      return Status::ok();
-    };
-  }
-  // An array of strings.
-  Handler strings_key(std::vector<std::string>& out) const {
-    return [this, &out](const TValue& v, const std::string& key) {
-      if (!v.is_array()) return fail(v, key, "expected an array of strings, got " + type_name(v));
-      out.clear();
-      for (const TValue& e : v.as_array()) {
-        if (!e.is_string()) return fail(e, key, "expected a string, got " + type_name(e));
-        out.push_back(e.as_string().str);
-      }
-      return Status::ok();
-    };
-  }
-  // One of `choices`; stores its index.
-  Handler choice_key(int& out, std::vector<std::string> choices) const {
-    return [this, &out, choices](const TValue& v, const std::string& key) {
-      std::string list;
-      for (const std::string& c : choices) list += (list.empty() ? "\"" : ", \"") + c + "\"";
-      if (!v.is_string()) return fail(v, key, "expected one of " + list + ", got " + type_name(v));
-      for (size_t i = 0; i < choices.size(); ++i)
-        if (v.as_string().str == choices[i]) {
-          out = int(i);
-          return Status::ok();
-        }
-      return fail(v, key, "'" + v.as_string().str + "' is not one of " + list);
-    };
-  }
-
-  static std::string type_name(const TValue& v) {
-    switch (v.type()) {
-      case toml::value_t::boolean:
-        return "a boolean";
-      case toml::value_t::integer:
-        return "an integer";
-      case toml::value_t::floating:
-        return "a float";
-      case toml::value_t::string:
-        return "a string";
-      case toml::value_t::array:
-        return "an array";
-      case toml::value_t::table:
-        return "a table";
-      case toml::value_t::empty:
-        return "nothing";
-      default:
-        return "a date or time";
-    }
-  }
-
- private:
-  std::string file_;
-};
+using TValue = base::TomlValue;
+using Reader = base::TomlReader;
 
 Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
   Reader r(file);
@@ -175,13 +47,7 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
     for (const auto& [name, value] : v.as_table()) {
       const std::string k = key + "." + name;
       std::string text;
-      if (value.is_string())
-        text = value.as_string().str;
-      else if (value.is_integer())
-        text = std::to_string(value.as_integer());
-      else if (value.is_boolean())
-        text = value.as_boolean() ? "true" : "false";
-      else
+      if (!Reader::scalar_text(value, text))
         return r.fail(value, k,
                       "expected a string, integer or boolean, got " + Reader::type_name(value));
       c.usi_options.push_back({name, text, r.origin(value)});
@@ -312,13 +178,8 @@ int CsaConfig::effective_idle_timeout_s() const {
 }
 
 Status parse_csa_config(const std::string& text, const std::string& name, CsaConfig& out) {
-  std::istringstream in(text);
   TValue root;
-  try {
-    root = toml::parse<toml::discard_comments, std::map, std::vector>(in, name);
-  } catch (const std::exception& e) {
-    return Status::error(std::string("cannot read configuration ") + name + ":\n" + e.what());
-  }
+  if (Status st = base::parse_toml(text, name, root); !st) return st;
   CsaConfig c = out;
   if (Status st = read_config(root, name, c); !st) return st;
   out = std::move(c);
@@ -326,14 +187,12 @@ Status parse_csa_config(const std::string& text, const std::string& name, CsaCon
 }
 
 Status load_csa_config(const std::string& path, CsaConfig& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot open configuration file " + path);
-  // A directory opens, then reads as an empty file: the error would be a missing login name.
-  if (std::error_code ec; std::filesystem::is_directory(path, ec))
-    return Status::error("configuration file " + path + " is a directory");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_csa_config(text.str(), path, out);
+  TValue root;
+  if (Status st = base::load_toml(path, root); !st) return st;
+  CsaConfig c = out;
+  if (Status st = read_config(root, path, c); !st) return st;
+  out = std::move(c);
+  return Status::ok();
 }
 
 void apply_environment(CsaConfig& config) {

@@ -9,6 +9,8 @@
 #   book     the opening book (base, shogi; engine only in its adapter, book/engine_book.*,
 #            and engine/book_mode.h, the retrieval mode the engine's book interface defines)
 #   usi      USI engines as child processes (base, shogi)
+#   council  a council of USI engines, itself a USI engine (base, shogi, engine's USI parsers,
+#            usi)
 #   client   the CSA client (all of the above)
 #   tools    match, server, learning, book and mate tools (all of the above)
 #   app, tests, fuzz: anything.
@@ -24,6 +26,7 @@ allowed() {  # allowed <file>: sets dirs, the directories it may include from
     book/engine_book.*) dirs="base shogi engine book" ;;
     book/*) dirs="base shogi book" ;;
     usi/*) dirs="base shogi usi" ;;
+    council/*) dirs="base shogi engine usi council" ;;
     client/*) dirs="base shogi engine book usi client" ;;
     tools/*) dirs="base shogi engine book usi client tools" ;;
     *) dirs="*" ;;
@@ -47,5 +50,5 @@ while IFS=: read -r file line text; do
   esac
 done < <(grep -rn --include='*.h' --include='*.cpp' --include='*.inc' \
            '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' \
-           base shogi engine book usi client tools || true)
+           base shogi engine book usi council client tools || true)
 exit $bad

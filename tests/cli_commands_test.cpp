@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "base/child_process.h"
+#include "shogi/notation.h"
+#include "shogi/position.h"
 #include "tests/file_text.h"
 #include "tests/run_command.h"
 #include "tests/temp_dir.h"
@@ -151,6 +153,7 @@ std::vector<std::string> every_subcommand(const std::string& out) {
   const std::string book = q(kData + "/book/tiny_yaneuraou.db");
   const std::string o = q(out + "/out");
   return {"usi",
+          "council --config " + q(kData + "/../../config/council.toml"),
           "perft 1",
           "bench --depth 1",
           "match --engine1 e --engine2 e --depth 1 --out " + o,
@@ -193,8 +196,8 @@ TEST_CASE("cli: no subcommand (106), an unknown one (109, named), --help and --v
   expect(sashite("book no-such-command"), 109,
          "sashite book: unknown subcommand 'no-such-command'");
   const Run help = sashite("--help");
-  for (const char* name : {"usi", "perft", "bench", "match", "csa", "server", "records", "book",
-                           "mate", "svm", "learn", "sprt", "tune", "gensfen", "nnue"})
+  for (const char* name : {"usi", "council", "perft", "bench", "match", "csa", "server", "records",
+                           "book", "mate", "svm", "learn", "sprt", "tune", "gensfen", "nnue"})
     expect(help, 0, std::string("\n  ") + name + " ");
   const Run version = sashite("--version");
   CHECK(version.status == 0);
@@ -222,6 +225,7 @@ TEST_CASE("cli: a missing required option or argument exits 106 naming it") {
       {"perft", "depth is required"},
       {"match --engine2 e --depth 1", "--engine1 is required"},
       {"csa", "--config is required"},
+      {"council", "--config is required"},
       {"records check", "paths is required"},
       {"records convert " + data, "--to is required"},
       {"records convert --to kif", "paths is required"},
@@ -285,6 +289,44 @@ TEST_CASE("cli: usi answers usi, isready, position and go depth 1, then quit exi
   CHECK_MESSAGE(status == 0, out);
   CHECK_MESSAGE(out.find("info string error: isready: ") != std::string::npos, out);
   CHECK_MESSAGE(out.find("\nreadyok\n") != std::string::npos, out);
+}
+
+TEST_CASE("cli: council of two sashite members answers as usi does; a bad config exits 1") {
+  TempDir dir("sashite-cli");
+  // The shipped example's members, with the tests' quicker settings (no book, a small table).
+  const std::string config = dir.sub("council.toml");
+  std::string member = "command = " + std::string("\"") + kBinary + "\"\nargs = [\"usi\"]\n" +
+                       "[member.options]\nUSI_OwnBook = false\nUSI_Hash = 16\nEvalNoise = 20\n";
+  write_file(config, "[council]\nrule = \"optimistic\"\n[[member]]\nname = \"one\"\n" + member +
+                         "EvalNoiseSeed = 1\n[[member]]\nname = \"two\"\n" + member +
+                         "EvalNoiseSeed = 2\n");
+  const std::string input = dir.sub("usi.txt");
+  write_file(input,
+             "usi\nisready\nusinewgame\nposition startpos moves 7g7f\ngo nodes 3000\n"
+             "position sfen junk\ngo nodes 3000\nno-such-command\nquit\n");
+  const Run run = sashite("council --config " + q(config), input);
+  expect(run, 0, "\nusiok\n");
+  CHECK(run.says("id name sashite council"));
+  CHECK(run.says("\nreadyok\n"));
+  CHECK(run.says("info string council: optimistic "));
+  CHECK(run.says("one: ready (sashite"));  // the log, on standard error
+  CHECK(count_lines(run.output, "bestmove ") == 2);
+  CHECK(run.says("info string error: position: "));
+  CHECK(run.says("\nbestmove resign\n"));  // after the rejected position
+  CHECK(run.says("info string unknown command: no-such-command"));
+  // The first bestmove is legal after 7g7f.
+  const size_t at = run.output.find("bestmove ");
+  shogi::Position after;
+  shogi::Move m;
+  REQUIRE(shogi::parse_usi_move(after, "7g7f", m).is_ok());
+  after.do_move(m);
+  const std::string best = run.output.substr(at + 9, run.output.find('\n', at) - at - 9);
+  CHECK_MESSAGE(shogi::parse_usi_move(after, best.substr(0, best.find(' ')), m).is_ok(), best);
+
+  expect(sashite("council --config " + q(dir.sub("missing.toml"))), 1,
+         "sashite council: cannot open configuration file");
+  write_file(config, "[[member]]\nname = \"x\"\n");
+  expect(sashite("council --config " + q(config)), 1, "a member needs its own 'command'");
 }
 
 TEST_CASE("cli: perft counts and divides; a bad SFEN exits 2, a depth out of range 105") {
