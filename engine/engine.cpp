@@ -8,6 +8,7 @@
 
 #include "base/shipped_file.h"
 #include "engine/eval/weights.h"
+#include "engine/eval_noise.h"
 #include "engine/mate/svm_model.h"
 #include "engine/mate_runner.h"
 #include "engine/names.h"
@@ -46,6 +47,20 @@ Engine::Engine()
                     "The evaluation: default = the shipped data/weights/default.eval; a *.nnue "
                     "file is an NNUE network.")
       .on_change = [this](const Option&) { weights_loaded_ = false; };
+  // Default: 0 (off). Noise added to every static evaluation, a function of the position and the
+  // seed (EvalNoise in eval_noise.h): copies of the engine with other seeds are other players,
+  // the voters of a council of engines. Both options set the search's one EvalNoise.
+  options_
+      .add_spin("EvalNoise", 0, 0, EvalNoise::kMaxAmplitudeCp,
+                "Adds to each static evaluation a number in [-this, +this] centipawns drawn from "
+                "the position and EvalNoiseSeed (0 = off).")
+      .on_change = [this](const Option&) { apply_eval_noise(); };
+  // Default: 0. The seed of EvalNoise: the same seed gives the same noise and search.
+  options_
+      .add_spin("EvalNoiseSeed", 0, 0, (int64_t(1) << 31) - 1,
+                "The seed of EvalNoise: the same seed gives the same search, another seed "
+                "another player.")
+      .on_change = [this](const Option&) { apply_eval_noise(); };
   // Default: fixed. Futility pruning margin: chosen by target precision (dynamic), fixed,
   // or off. Fixed is the default by measurement: dynamic lost to it at fixed nodes and at
   // 10 s + 0.1 s with the shipped weights and book (docs/search-parameters.md).
@@ -321,6 +336,13 @@ Status Engine::load_book() {
 Engine::~Engine() {
   stop();
   wait();
+}
+
+void Engine::apply_eval_noise() {
+  EvalNoise noise;
+  noise.amplitude_cp = int(options_.get_int("EvalNoise"));
+  noise.seed = uint64_t(options_.get_int("EvalNoiseSeed"));
+  search_->set_eval_noise(noise);
 }
 
 void Engine::apply_time_options() {

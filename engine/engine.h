@@ -175,6 +175,7 @@ class Engine {
  private:
   void apply_futility();
   void apply_time_options();
+  void apply_eval_noise();
   // limits narrowed by DepthLimit and NodesLimit.
   SearchLimits with_option_limits(SearchLimits limits) const;
   void apply_book();

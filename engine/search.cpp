@@ -116,8 +116,11 @@ inline void Worker::count_node() {
 }
 
 Value Worker::evaluate() {
-  if (manager_.network_) return nnue_evaluator_.evaluate(pos_, *manager_.network_);
-  return evaluator_.evaluate(pos_, *manager_.weights_);
+  const Value v = manager_.network_ ? nnue_evaluator_.evaluate(pos_, *manager_.network_)
+                                    : evaluator_.evaluate(pos_, *manager_.weights_);
+  if (!manager_.noise_.on()) return v;
+  return std::clamp(Value(v + manager_.noise_.for_side_to_move(pos_)), kValueMatedInMaxPly + 1,
+                    kValueMateInMaxPly - 1);
 }
 
 Value Worker::corrected_eval(Value raw, Move previous) const {
@@ -798,6 +801,14 @@ void SearchManager::set_param(SearchParam p, int value) {
   const SearchParamSpec& spec = search_param_spec(p);
   params_.values[size_t(p)] = std::clamp(value, spec.min, spec.max);
   if (p == kLmrDivisor) reductions_ = std::make_unique<ReductionTable>(params_[kLmrDivisor]);
+}
+
+void SearchManager::set_eval_noise(EvalNoise noise) {
+  wait();
+  if (!noise.on()) noise = EvalNoise{};  // off is off whatever the seed: nothing to clear
+  if (noise == noise_) return;
+  noise_ = noise;
+  tt_.clear();
 }
 
 SearchManager::~SearchManager() {

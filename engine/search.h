@@ -18,6 +18,7 @@
 #include "engine/correction_history.h"
 #include "engine/engine.h"
 #include "engine/eval/incremental_evaluator.h"
+#include "engine/eval_noise.h"
 #include "engine/futility.h"
 #include "engine/movepick.h"
 #include "engine/names.h"
@@ -125,6 +126,8 @@ class Worker {
   Value search(Value alpha, Value beta, int depth, int ply, bool cut_node);
   template <bool PvNode>
   Value qsearch(Value alpha, Value beta, int qdepth, int ply);
+  // The static evaluation of pos_ for the side to move: the network's or the weights', plus
+  // the manager's EvalNoise when it is on (kept inside the mate bounds).
   Value evaluate();
   // `raw` (the evaluation function's value here) plus the correction history's correction.
   Value corrected_eval(Value raw, Move previous) const;
@@ -234,6 +237,11 @@ class SearchManager {
   void set_multipv(int lines) { multipv_ = std::max(lines, 1); }
   void set_resign_value(Value v) { resign_value_ = v; }
   void set_quiescence_checks(bool on) { quiescence_checks_ = on; }
+  // The noise added to every static evaluation (the EvalNoise options); takes effect at the
+  // next search (waits for one). A change clears the transposition table, whose stored
+  // evaluations carry the old noise.
+  void set_eval_noise(EvalNoise noise);
+  const EvalNoise& eval_noise() const { return noise_; }
   // A tunable number of the search or the time manager (search_params.h); takes effect at the
   // next search (waits for one). REQUIRES: value within the parameter's range.
   void set_param(SearchParam p, int value);
@@ -293,6 +301,7 @@ class SearchManager {
   int multipv_ = 1;
   Value resign_value_ = 0;
   bool quiescence_checks_ = true;
+  EvalNoise noise_;
   SearchParams params_;
   std::unique_ptr<ReductionTable> reductions_;  // from params_[kLmrDivisor]
   BookGuidance book_;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/eval/weights.h"
+#include "engine/eval_noise.h"
 #include "engine/futility.h"
 #include "engine/mate/mate1.h"
 #include "engine/movepick.h"
@@ -20,6 +22,7 @@
 #include "engine/timeman.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "tests/test_prng.h"
 
 namespace search_test {
 
@@ -528,6 +531,130 @@ TEST_CASE("search: the tunable parameters are options that change the search, an
   CHECK(nodes({{"LmrDivisor", "250"}, {"LmrDivisor", "160"}}) == defaults);
   Engine engine;
   CHECK_FALSE(engine.set_option("LmrDivisor", "10").is_ok());  // below its range
+}
+
+namespace {
+
+// The position after `moves` (USI notation) from the start.
+Position after_moves(const std::vector<std::string>& moves) {
+  Position pos;
+  REQUIRE(pos.set_sfen("startpos").is_ok());
+  for (const std::string& text : moves) {
+    Move m;
+    REQUIRE(parse_usi_move(pos, text, m).is_ok());
+    pos.do_move(m);
+  }
+  return pos;
+}
+
+}  // namespace
+
+TEST_CASE("eval noise: within its amplitude, uniform, a property of the position and seed") {
+  EvalNoise noise;
+  noise.amplitude_cp = 50;
+  noise.seed = 1;
+  // Over many keys every value lies in [-A, A], both ends are reached, and the mean is near 0.
+  test::Prng prng(7);
+  int low = 0, high = 0;
+  int64_t sum = 0;
+  constexpr int kKeys = 20000;
+  for (int i = 0; i < kKeys; ++i) {
+    const Value v = noise.black_view(prng.next());
+    REQUIRE(v >= -50);
+    REQUIRE(v <= 50);
+    low += v == -50;
+    high += v == 50;
+    sum += v;
+  }
+  CHECK(low > 0);
+  CHECK(high > 0);
+  CHECK(std::abs(double(sum) / kKeys) < 2.0);
+  // Amplitude 1 gives each of -1, 0 and 1; amplitude 0 nothing.
+  EvalNoise one{1, 3};
+  int seen[3] = {0, 0, 0};
+  for (int i = 0; i < 300; ++i) ++seen[one.black_view(prng.next()) + 1];
+  CHECK((seen[0] > 0 && seen[1] > 0 && seen[2] > 0));
+  CHECK(EvalNoise{}.black_view(prng.next()) == 0);
+  CHECK_FALSE(EvalNoise{}.on());
+
+  // The same position reached by two move orders gets the same noise.
+  const Position a = after_moves({"7g7f", "3c3d", "2g2f", "8c8d"});
+  const Position b = after_moves({"2g2f", "8c8d", "7g7f", "3c3d"});
+  REQUIRE(a.key() == b.key());
+  CHECK(noise.for_side_to_move(a) == noise.for_side_to_move(b));
+  // Another seed gives other noise (on at least one of a few positions).
+  EvalNoise other = noise;
+  other.seed = 2;
+  bool differs = false;
+  for (const std::string& sfen : search_bench_positions()) {
+    Position pos;
+    REQUIRE(pos.set_sfen(sfen).is_ok());
+    differs |= noise.for_side_to_move(pos) != other.for_side_to_move(pos);
+  }
+  CHECK(differs);
+}
+
+TEST_CASE("eval noise: both sides to move see one value, from Black's view") {
+  // Each bench position with either side to move: the side to move's noise is Black's with
+  // Black to move and its negation with White to move, the same number for both.
+  const EvalNoise noise{200, 12345};
+  int nonzero = 0;
+  for (const std::string& sfen : search_bench_positions()) {
+    Position black, white;
+    std::string flipped = sfen;
+    const size_t side = flipped.find(' ') + 1;
+    flipped[side] = flipped[side] == 'b' ? 'w' : 'b';
+    REQUIRE(black.set_sfen(sfen).is_ok());
+    REQUIRE(white.set_sfen(flipped).is_ok());
+    if (black.side_to_move() == kWhite) std::swap(black, white);
+    REQUIRE(black.key() != white.key());
+    CHECK(noise.black_view(black.key()) == noise.black_view(white.key()));
+    CHECK(noise.for_side_to_move(black) == noise.black_view(black.key()));
+    CHECK(noise.for_side_to_move(white) == -noise.for_side_to_move(black));
+    nonzero += noise.for_side_to_move(black) != 0;
+  }
+  CHECK(nonzero > 0);
+}
+
+TEST_CASE("eval noise: off changes nothing; one seed one search, another seed another") {
+  // Searches the first bench positions to depth 6, each after a new game, with these options.
+  const std::vector<std::string> positions(search_bench_positions().begin(),
+                                           search_bench_positions().begin() + 4);
+  auto search_all = [&](Engine& engine) {
+    std::vector<std::pair<uint64_t, Move>> results;
+    for (const std::string& sfen : positions) {
+      engine.new_game();
+      const SearchResult r = search_sfen(engine, sfen, 6);
+      results.emplace_back(r.nodes, r.best);
+    }
+    return results;
+  };
+  auto make_engine = [](const std::vector<std::pair<std::string, std::string>>& options) {
+    auto engine = std::make_unique<Engine>();
+    REQUIRE(engine->set_option("USI_Hash", "16").is_ok());
+    for (const auto& [name, value] : options) REQUIRE(engine->set_option(name, value).is_ok());
+    return engine;
+  };
+  const auto defaults = search_all(*make_engine({}));
+  // Off, with a seed or after noise was on, is the default search.
+  CHECK(search_all(*make_engine({{"EvalNoise", "0"}, {"EvalNoiseSeed", "987654"}})) == defaults);
+  CHECK(search_all(*make_engine({{"EvalNoise", "100"}, {"EvalNoise", "0"}})) == defaults);
+
+  // On: the same seed gives the same searches after a new game, in one engine and in another.
+  auto noisy = make_engine({{"EvalNoise", "100"}, {"EvalNoiseSeed", "1"}});
+  const auto seed1 = search_all(*noisy);
+  CHECK(search_all(*noisy) == seed1);
+  CHECK(search_all(*make_engine({{"EvalNoiseSeed", "1"}, {"EvalNoise", "100"}})) == seed1);
+  CHECK(seed1 != defaults);
+  // Another seed: another player, its nodes differ on at least one position.
+  const auto seed2 = search_all(*make_engine({{"EvalNoise", "100"}, {"EvalNoiseSeed", "2"}}));
+  bool nodes_differ = false;
+  for (size_t i = 0; i < positions.size(); ++i) nodes_differ |= seed1[i].first != seed2[i].first;
+  CHECK(nodes_differ);
+  // Out of range values are refused.
+  Engine engine;
+  CHECK_FALSE(engine.set_option("EvalNoise", "501").is_ok());
+  CHECK_FALSE(engine.set_option("EvalNoiseSeed", "-1").is_ok());
 }
 
 }  // namespace search_test
