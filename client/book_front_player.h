@@ -31,6 +31,7 @@ class BookFrontPlayer : public EnginePlayer {
   void ponderhit(uint64_t search_id, const SearchRequest& request) override;
   void stop(uint64_t search_id) override;
   void game_over(std::optional<GameOutcome> outcome) override { engine_.game_over(outcome); }
+  void quit() override { engine_.quit(); }
   void wait() override { engine_.wait(); }
 
   int book_moves() const { return book_moves_; }

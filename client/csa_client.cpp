@@ -288,6 +288,8 @@ void CsaClient::execute(const Action& a) {
     results_.push_back(g->result);
     if (!g->result.outcome) game_cut_ = true;
     engine_.game_over(g->result.outcome);
+    // The last game: an external engine quits while the connection closes, not after it.
+    if (!session_->wants_more_games()) engine_.quit();
     if (status_) status_->game_ended(*session_, g->result);
     if (g->result.ponder_searches > 0)
       log_->info("ponder: {} of {} hit, {} ms thought on the opponent's time before our turns",

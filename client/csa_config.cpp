@@ -112,6 +112,7 @@ Status read_config(const TValue& root, const std::string& file, CsaConfig& c) {
                      {"isready_timeout_s", r.int_key(c.engine_isready_timeout_s, 1, 3600)},
                      {"restart_engine_every_game", r.bool_key(c.restart_engine_every_game)},
                      {"send_increment", r.bool_key(c.engine_send_increment)},
+                     {"budget_margin_ms", r.int_key(c.engine_budget_margin_ms, 0, 10000)},
                  })},
       {"book", section({
                    {"mode", r.choice_key(book_mode, book_modes)},

@@ -56,7 +56,8 @@
 //   command = ""              an external USI engine to play with ("/path/to/engine");
 //                             "" = the built-in engine. weights and book above are the
 //                             built-in engine's; threads and hash_mb go to the external one
-//                             as Threads (when it offers it) and USI_Hash
+//                             as Threads or Thread (whichever it offers; a warning when
+//                             neither) and USI_Hash (and Hash, when it offers that instead)
 //   args = []                 the external engine's arguments, strings
 //   working_dir = ""          where it runs; "" = our working directory
 //   startup_timeout_s = 30    seconds from its start to usiok, 1..3600
@@ -64,6 +65,13 @@
 //   restart_engine_every_game = false   a new engine process for every game
 //   send_increment = true     a Fischer increment as go binc/winc; false adds it to
 //                             btime/wtime instead, for engines that die on binc (gpsusi)
+//   budget_margin_ms = 100    the external engine is told a budget (btime plus byoyomi)
+//                             that ends this many ms before the client's own hard stop at the
+//                             move's deadline, 0..10000, until its answers have been
+//                             measured; then the margin is 40 ms plus the most that any of its
+//                             last 16 answers came after the end of its budget (an answer the
+//                             hard stop had to stop counts double), never more than half the
+//                             move's time; each change is logged
 //
 //   [book]                    the opening book in front of the engine
 //   mode = "relation"         "relation" (similar positions by relation numbers),
@@ -145,6 +153,7 @@ struct CsaConfig {
   int engine_isready_timeout_s = 120;
   bool restart_engine_every_game = false;
   bool engine_send_increment = true;  // go binc/winc; false: inside btime/wtime
+  int engine_budget_margin_ms = 100;  // the first margin before the hard stop (EngineMargin)
   // [book]
   std::string book_mode = "relation";
   std::string book_move_choice;  // "", "play" or "guide"

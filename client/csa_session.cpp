@@ -666,8 +666,14 @@ void CsaSession::after_game() {
     return send(format_logout());
   }
   // CSA mode: the server closes the socket after each game; the next one needs a new login.
+  // shogi-server closes it at once only when our line ended the game: otherwise its reader
+  // notices the game's end only when it reads our next line (or after its 60 s read timeout).
+  // So after the last game, a LOGOUT follows unless the server closed within
+  // logout_after_game_ms (on_timer).
   state_ = State::kGameOver;
-  close_deadline_ms_ = now_ms_ + config_.close_wait_ms;
+  close_deadline_ms_ =
+      now_ms_ + (want_more_games() ? config_.close_wait_ms
+                                   : std::min(config_.logout_after_game_ms, config_.close_wait_ms));
 }
 
 void CsaSession::on_timer() {
@@ -678,9 +684,16 @@ void CsaSession::on_timer() {
   }
   if (now_ms_ >= close_deadline_ms_) {
     close_deadline_ms_ = kNever;
-    if (state_ == State::kGameOver) {
-      // shogi-server ends its side of a CSA-mode session with the game: a LOGOUT now would
-      // go to a connection nobody reads ("write thread is dead" in its log).
+    if (state_ == State::kGameOver && !want_more_games()) {
+      // The last game: the LOGOUT wakes shogi-server's reader, which then closes (a server
+      // that reads the session answers LOGOUT:completed).
+      log(LogLevel::kInfo, "the server did not close after the last game: logging out");
+      state_ = State::kLoggingOut;
+      close_deadline_ms_ = now_ms_ + config_.close_wait_ms;
+      send(format_logout());
+    } else if (state_ == State::kGameOver) {
+      // More games to come: the server may send the next Game_Summary on this connection
+      // (championship servers do), so it is only closed, with no LOGOUT.
       log(LogLevel::kInfo, "the server did not close after the game: closing the connection");
       actions_.push_back(action::Close{});
       after_disconnect(true);

@@ -11,7 +11,8 @@
 //   START -> the game: StartSearch on our turns, our move sent with its floodgate comment, every
 //   echoed move (with its T) applied to the position, the clocks and the record
 //   #<reason> #<outcome> -> GameEnded; then CSA mode waits for the server to close the socket
-//   and reconnects for the next game, x1 mode sends %%GAME again or LOGOUT.
+//   and reconnects for the next game (after the last one: LOGOUT unless the server closed at
+//   once), x1 mode sends %%GAME again or LOGOUT.
 // Blank keep-alive lines go out when nothing was sent for keep_alive_s (at least 30 s).
 
 #include <cstdint>
@@ -63,9 +64,13 @@ struct SessionConfig {
   int64_t reconnect_delay_ms = 10000;  // after a lost connection
   int64_t next_game_delay_ms = 1000;   // CSA mode: after the server closed at a game's end
   // CSA mode: how long to wait for the server to close after a game before closing ourselves
-  // (no LOGOUT: shogi-server no longer reads the session), and for LOGOUT:completed after a
-  // LOGOUT (a quit). Default: 10000 ms.
+  // (no LOGOUT: the server may send the next game's summary on this connection), and for the
+  // close or LOGOUT:completed after a LOGOUT. Default: 10000 ms.
   int64_t close_wait_ms = 10000;
+  // CSA mode, after the last game: a LOGOUT when the server has not closed within this long.
+  // shogi-server closes a session after its game only once it reads another line from it
+  // (when the opponent's line ended the game). Default: 300 ms.
+  int64_t logout_after_game_ms = 300;
   ClockOptions clock;
   // Our policy on offered games: returns "" to accept, else the reason to reject.
   std::function<std::string(const GameSummary&)> game_filter;
@@ -210,6 +215,8 @@ class CsaSession {
   int64_t next_wakeup_ms() const;
 
   State state() const { return state_; }
+  // Whether another game is to be played after the current one (no quit, games left).
+  bool wants_more_games() const { return want_more_games(); }
   const SessionConfig& config() const { return config_; }
   // The current (or last) game: summary, position, clocks and record.
   const GameSummary& summary() const { return summary_; }

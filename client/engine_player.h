@@ -45,6 +45,10 @@ class EnginePlayer {
   virtual void stop(uint64_t search_id) = 0;
   // The game ended (USI gameover); no search runs. Default: nothing.
   virtual void game_over(std::optional<GameOutcome>) {}
+  // No game follows (the client is about to exit): an external engine is told to quit now, so
+  // that it exits while the client closes its connection. Does not wait. A later new_game
+  // starts it again. Default: nothing.
+  virtual void quit() {}
   // Blocks until no search runs.
   virtual void wait() = 0;
 };

@@ -2,6 +2,8 @@
 #include "client/usi_engine_player.h"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 
 #include "base/words.h"
 #include "shogi/movegen.h"
@@ -103,13 +105,16 @@ UsiEngineSettings usi_engine_settings(const CsaConfig& c) {
   s.restart_every_game = c.restart_engine_every_game;
   s.send_increment = c.engine_send_increment;
   s.stderr_path = c.log_dir + "/engine-stderr.log";
+  s.budget_margin_ms = c.engine_budget_margin_ms;
   return s;
 }
 
 UsiEnginePlayer::UsiEnginePlayer(UsiEngineSettings settings, EnginePlayer& fallback)
     : settings_(std::move(settings)),
       fallback_(fallback),
-      increment_ok_(settings_.send_increment) {}
+      margin_now_ms_(settings_.budget_margin_ms),
+      increment_ok_(settings_.send_increment),
+      margin_(settings_.budget_margin_ms) {}
 
 UsiEnginePlayer::~UsiEnginePlayer() {
   if (thread_.joinable()) {
@@ -146,6 +151,10 @@ int UsiEnginePlayer::starts() const {
 int UsiEnginePlayer::replaced_answers() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return replaced_;
+}
+int64_t UsiEnginePlayer::margin_ms() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return margin_now_ms_;
 }
 
 Status UsiEnginePlayer::prepare() {
@@ -208,11 +217,14 @@ void UsiEnginePlayer::game_over(std::optional<GameOutcome> outcome) {
   post(std::move(c));
 }
 
+void UsiEnginePlayer::quit() { post(Command(Command::Kind::kRelease)); }
+
 void UsiEnginePlayer::wait() {
   if (thread_.joinable()) {
     std::unique_lock<std::mutex> lock(mutex_);
     // Bounded: every search still running has been told to stop, and gets the fallback's
-    // answer kStopGraceMs after that at the latest.
+    // answer kStopGraceMs after that at the latest. busy_ is set only while commands run,
+    // not while the engine thread waits for the engine's lines.
     cv_.wait_for(lock, Milliseconds(5000),
                  [&] { return active_searches_ == 0 && commands_.empty() && !busy_; });
     answers_closed_ = true;
@@ -228,7 +240,8 @@ void UsiEnginePlayer::run() {
   for (;;) {
     std::deque<Command> commands;
     commands.swap(commands_);
-    busy_ = true;
+    const bool ran = !commands.empty();
+    busy_ = ran;
     lock.unlock();
     for (Command& c : commands) {
       if (c.kind == Command::Kind::kQuit) {
@@ -243,6 +256,12 @@ void UsiEnginePlayer::run() {
         return;
       }
       execute(c);
+    }
+    if (ran) {
+      lock.lock();
+      busy_ = false;
+      cv_.notify_all();
+      lock.unlock();
     }
     if (!alive_ && Clock::now() >= next_launch_) launch();
     if (alive_) {
@@ -260,8 +279,6 @@ void UsiEnginePlayer::run() {
       if (alive_) check_stops();
     }
     lock.lock();
-    busy_ = false;
-    cv_.notify_all();
     if (commands_.empty() && !alive_)
       cv_.wait_for(lock, Milliseconds(kPollMs), [&] { return !commands_.empty(); });
   }
@@ -276,6 +293,16 @@ bool UsiEnginePlayer::handshake_line(const std::string& line) {
   const Words w = split_words(line);
   if (w.size() >= 3 && w[0] == "option" && w[1] == "name") {
     offered_.insert(std::string(w[2]));
+    // "option name Thread type spin default 2 min 1 max 2": the range, where one is given.
+    std::pair<int64_t, int64_t> range{INT64_MIN, INT64_MAX};
+    for (size_t i = 3; i + 1 < w.size(); ++i) {
+      int64_t v = 0;
+      const std::string_view n = w[i + 1];
+      if ((w[i] == "min" || w[i] == "max") &&
+          std::from_chars(n.data(), n.data() + n.size(), v).ec == std::errc())
+        (w[i] == "min" ? range.first : range.second) = v;
+    }
+    spin_ranges_[std::string(w[2])] = range;
     return true;
   }
   if (w.size() >= 3 && w[0] == "id" && w[1] == "name") {
@@ -363,6 +390,7 @@ bool UsiEnginePlayer::launch() {
   alive_ = false;
   process_played_ = false;
   offered_.clear();
+  spin_ranges_.clear();
   process_ = std::make_unique<usi::UsiEngineProcess>();
   usi::EngineConfig config;
   config.command = settings_.command;
@@ -382,10 +410,8 @@ bool UsiEnginePlayer::launch() {
     log(LogLevel::kInfo, "started " + what + " (pid " + std::to_string(process_->pid()) + ")");
     send("usi");
     if (wait_for("usiok", settings_.startup_timeout_ms, error)) {
-      send("setoption name USI_Hash value " + std::to_string(settings_.hash_mb));
+      send_threads_and_hash();
       send(std::string("setoption name USI_Ponder value ") + (settings_.ponder ? "true" : "false"));
-      if (offered_.count("Threads"))
-        send("setoption name Threads value " + std::to_string(settings_.threads));
       for (const auto& [name, value] : settings_.options) {
         if (!offered_.empty() && !offered_.count(name) && name != "USI_Hash" &&
             name != "USI_Ponder") {
@@ -421,6 +447,45 @@ bool UsiEnginePlayer::launch() {
     cv_.notify_all();
   }
   return ok;
+}
+
+void UsiEnginePlayer::send_threads_and_hash() {
+  // An option the [engine.usi] table sets itself is left to it (it is sent after these).
+  const auto configured = [&](const std::string& name) {
+    return std::any_of(settings_.options.begin(), settings_.options.end(),
+                       [&](const auto& o) { return o.first == name; });
+  };
+  const auto within_range = [&](const std::string& name, int64_t value) {
+    const auto it = spin_ranges_.find(name);
+    if (it == spin_ranges_.end()) return value;
+    const int64_t v = std::clamp(value, it->second.first, it->second.second);
+    if (v != value && skipped_logged_.insert(name + " range").second)
+      log(LogLevel::kWarning, "the engine's " + name + " goes from " +
+                                  std::to_string(it->second.first) + " to " +
+                                  std::to_string(it->second.second) + ": " + std::to_string(value) +
+                                  " sent as " + std::to_string(v));
+    return v;
+  };
+  send("setoption name USI_Hash value " + std::to_string(settings_.hash_mb));
+  if (offered_.count("Hash") && !offered_.count("USI_Hash") && !configured("Hash")) {
+    const int64_t mb = within_range("Hash", settings_.hash_mb);
+    send("setoption name Hash value " + std::to_string(mb));
+    log(LogLevel::kInfo, "hash_mb = " + std::to_string(settings_.hash_mb) + " sent as Hash " +
+                             std::to_string(mb) + " (the engine offers no USI_Hash)");
+  }
+  for (const char* name : {"Threads", "Thread"}) {
+    if (!offered_.count(name)) continue;
+    if (configured(name)) return;
+    const int64_t n = within_range(name, settings_.threads);
+    send(std::string("setoption name ") + name + " value " + std::to_string(n));
+    log(LogLevel::kInfo, "threads = " + std::to_string(settings_.threads) + " sent as " + name +
+                             " " + std::to_string(n));
+    return;
+  }
+  if (skipped_logged_.insert("threads").second)
+    log(LogLevel::kWarning, "the engine offers no Threads or Thread option: threads = " +
+                                std::to_string(settings_.threads) +
+                                " not told to it (it uses its own default)");
 }
 
 void UsiEnginePlayer::send_game_options() {
@@ -478,6 +543,9 @@ void UsiEnginePlayer::execute(Command& c) {
           gos_.erase(it);
           return answer(g, std::move(m));
         }
+        // Counted from the client's ponderhit, not from when the engine reads it: the time
+        // between is the engine's too.
+        if (it->budget_ms > 0) it->budget_end = c.posted + Milliseconds(it->budget_ms);
         return send("ponderhit");
       }
       // The ponder search was lost with its engine: search the position afresh.
@@ -538,6 +606,36 @@ void UsiEnginePlayer::execute(Command& c) {
     case Command::Kind::kGameOver:
       send(std::string("gameover ") + gameover_word(c.outcome));
       return;
+    case Command::Kind::kRelease: {
+      if (alive_) {
+        const auto t0 = Clock::now();
+        send("quit");
+        process_->stop(t0 + Milliseconds(kQuitWaitMs));
+        const auto ms = std::chrono::duration_cast<Milliseconds>(Clock::now() - t0).count();
+        log(LogLevel::kInfo,
+            "quit: " + process_->exit_description() + " after " + std::to_string(ms) + " ms");
+      }
+      alive_ = false;
+      next_launch_ = Clock::time_point::max();  // until a new game starts it again
+      // No search runs after a game's end; any left is answered, as unwanted or by the fallback.
+      std::deque<Go> gos;
+      gos.swap(gos_);
+      for (Go& g : gos) {
+        if (g.pondering) g.wanted = false;
+        if (!g.wanted)
+          answer(g, EngineMove{});
+        else if (g.held)
+          answer(g, *g.held);
+        else
+          fallback(g, "the engine was told to quit");
+      }
+      for (Go& g : orphans_) {
+        g.wanted = false;
+        answer(g, EngineMove{});
+      }
+      orphans_.clear();
+      return;
+    }
     case Command::Kind::kQuit:
       return;
   }
@@ -559,13 +657,61 @@ void UsiEnginePlayer::send_go(Go g) {
     if (g.pondering) return orphans_.push_back(std::move(g));  // a ponderhit searches then
     return fallback(g, "the engine is not running");
   }
-  if (!g.pondering && Clock::now() + Milliseconds(kStopGraceMs) >= g.deadline)
+  const auto now = Clock::now();
+  if (!g.pondering && now + Milliseconds(kStopGraceMs) >= g.deadline)
     return fallback(g, "no time left for the engine after its restart");
+  const engine::SearchLimits told = told_limits(g, now);
+  // The engine counts its time from the go, or from the ponderhit when it ponders.
+  if (!g.pondering && g.budget_ms > 0) g.budget_end = now + Milliseconds(g.budget_ms);
   send(position_command(g.request));
-  last_go_ = go_command(g.request.limits, increment_ok_);
+  last_go_ = go_command(told, increment_ok_);
   last_go_time_ = Clock::now();
   send(last_go_);
+  log(LogLevel::kDebug, "> " + last_go_);
   gos_.push_back(std::move(g));
+}
+
+engine::SearchLimits UsiEnginePlayer::told_limits(Go& g, Clock::time_point now) {
+  const engine::SearchLimits& l = g.request.limits;
+  const shogi::Color us = g.request.us;
+  const int64_t budget = engine_budget_ms(l, us);
+  if (budget <= 0) {
+    g.budget_ms = 0;
+    return l;
+  }
+  // The time to the hard stop. A ponder search's begins at its ponderhit, and is the whole
+  // budget: the clocks are those of the opponent's move played at once.
+  const int64_t available =
+      g.pondering ? budget : std::chrono::duration_cast<Milliseconds>(g.deadline - now).count();
+  // The engine keeps at least half of the time there is, whatever was measured.
+  const int64_t margin = std::min(margin_.margin_ms(), std::max<int64_t>(0, available) / 2);
+  const int64_t target = std::clamp<int64_t>(available - margin, 0, budget);
+  const engine::SearchLimits told = cut_budget(l, us, budget - target);
+  g.budget_ms = engine_budget_ms(told, us);
+  return told;
+}
+
+void UsiEnginePlayer::measure(const Go& g) {
+  if (g.budget_end == Clock::time_point::max()) return;
+  // A stop before the budget's end (the game ended, a quit) measures nothing.
+  if (g.stop_sent && g.stop_time < g.budget_end) return;
+  const int64_t late =
+      std::chrono::duration_cast<Milliseconds>(Clock::now() - g.budget_end).count();
+  const int64_t before = margin_.margin_ms();
+  if (!margin_.add(late, g.stop_sent)) return;
+  const int64_t after = margin_.margin_ms();
+  log(LogLevel::kDebug, "bestmove " + std::to_string(late) + " ms after the end of its " +
+                            std::to_string(g.budget_ms) + " ms budget" +
+                            (g.stop_sent ? ", stopped at the hard stop" : ""));
+  if (after == before) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    margin_now_ms_ = after;
+  }
+  log(LogLevel::kInfo, "its budget ends " + std::to_string(after) +
+                           " ms before the hard stop from now on (was " + std::to_string(before) +
+                           "): its last " + std::to_string(margin_.measures()) +
+                           " answer(s) measured");
 }
 
 void UsiEnginePlayer::on_line(const std::string& line) {
@@ -648,6 +794,7 @@ void UsiEnginePlayer::on_bestmove(const std::string& line) {
   }
   Go g = std::move(*it);
   gos_.erase(it);
+  if (g.wanted) measure(g);
   if (!usable) return fallback(g, why);
   answer(g, std::move(m));
 }

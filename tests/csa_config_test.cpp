@@ -261,6 +261,7 @@ startup_timeout_s = 20
 isready_timeout_s = 300
 restart_engine_every_game = true
 send_increment = false
+budget_margin_ms = 250
 ponder = true
 [book]
 mode = "simple"
@@ -279,6 +280,7 @@ record_formats = ["kif"]
   CHECK(c.engine_isready_timeout_s == 300);
   CHECK(c.restart_engine_every_game);
   CHECK(!c.engine_send_increment);
+  CHECK(c.engine_budget_margin_ms == 250);
   CHECK(c.ponder);
   CHECK(c.book_mode == "simple");
   CHECK(c.effective_book_move_choice() == "play");
@@ -291,6 +293,8 @@ record_formats = ["kif"]
   CsaConfig d;
   REQUIRE(load_error("", &d) == "");
   CHECK(d.engine_command.empty());
+  CHECK(d.engine_budget_margin_ms == 100);
+  CHECK(contains(load_error("[engine]\nbudget_margin_ms = 20000\n"), "engine.budget_margin_ms"));
   CHECK(d.effective_book_move_choice() == "guide");
   CHECK(d.record_csa);
   CHECK(d.record_kif);

@@ -1,6 +1,8 @@
 // The real binary end to end: `sashite server` and two `sashite csa` clients run as child
 // processes (fork/exec) and play short Fischer games over loopback: a complete game, a server
-// killed mid-game and restarted on the same port, and a server that delays every line it sends.
+// killed mid-game and restarted on the same port, and a server that delays every line it sends;
+// and short byoyomi games with real USI engines behind a client (our own `sashite usi` through
+// its wrapper script, pondering; gpsusi).
 // Every wait has a deadline; children are SIGKILLed when a test fails (and when this process
 // dies, PR_SET_PDEATHSIG). Also an in-process test of the server's --delay-ms.
 #include <arpa/inet.h>
@@ -155,7 +157,8 @@ struct Server {
   int port = 0;
 };
 
-// config/local.toml with `key = value` lines replaced (every key must be there).
+// config/local.toml with `key = value` lines replaced (every key must be there); a key that
+// is a section header ("[engine.usi]") gets the value's lines after it.
 std::string derived_config(const std::vector<std::pair<std::string, std::string>>& values) {
   Lines lines = split_lines(read_text(kLocalConfig));
   REQUIRE_MESSAGE(!lines.empty(), "cannot read " << kLocalConfig);
@@ -164,7 +167,7 @@ std::string derived_config(const std::vector<std::pair<std::string, std::string>
     bool found = false;
     for (std::string& line : lines)
       if (line.starts_with(key + " ") || line.starts_with(key + "=")) {
-        line = key + " = " + value;
+        line = key.starts_with("[") ? key + "\n" + value : key + " = " + value;
         found = true;
       }
     REQUIRE_MESSAGE(found, key << " is not in " << kLocalConfig);
@@ -175,11 +178,14 @@ std::string derived_config(const std::vector<std::pair<std::string, std::string>
 
 // A `sashite csa` client with its own config, log and record directories under dir/name.
 struct ClientSide {
-  ClientSide(const fs::path& dir, std::string n, int games) : name(std::move(n)) {
+  // `more`: further keys of config/local.toml to replace (derived_config).
+  ClientSide(const fs::path& dir, std::string n, int games,
+             const std::vector<std::pair<std::string, std::string>>& more = {})
+      : name(std::move(n)) {
     home = dir / name;
     fs::create_directories(home);
     config = home / "config.toml";
-    std::ofstream(config) << derived_config({
+    std::vector<std::pair<std::string, std::string>> values = {
         {"log_dir", "\"" + (home / "logs").string() + "\""},
         {"record_dir", "\"" + (home / "records").string() + "\""},
         {"console", "false"},
@@ -187,11 +193,13 @@ struct ClientSide {
         {"reconnect_initial_s", "1"},
         {"reconnect_max_s", "2"},
         {"max_connect_failures", "5"},
-    });
+    };
+    values.insert(values.end(), more.begin(), more.end());
+    std::ofstream(config) << derived_config(values);
   }
   void start(int port, const Lines& extra = {}) {
     Lines args{"csa",    "--config", config.string(), "--port", std::to_string(port),
-               "--name", name,       "--game",        kGame};
+               "--name", name,       "--game",        game};
     args.insert(args.end(), extra.begin(), extra.end());
     child = std::make_unique<Child>(args, home / "stdout.txt");
   }
@@ -210,6 +218,7 @@ struct ClientSide {
   }
 
   std::string name;
+  std::string game = kGame;
   fs::path home, config;
   std::unique_ptr<Child> child;
 };
@@ -816,6 +825,133 @@ TEST_CASE("e2e: the status page in headless Chromium shows the game's board and 
   REQUIRE(fs::exists(shot));
   CHECK(fs::file_size(shot) > 10000);
   MESSAGE("status page screenshot: " << fs::canonical(shot).string());
+}
+
+// ---- Real USI engines behind the client ----
+
+namespace {
+
+const std::string kSashiteUsiWrapper = SASHITE_TEST_DATA_DIR "/../../scripts/gui/sashite-usi";
+const std::string kGpsusi = "/usr/games/gpsusi";
+
+// Waits for the client to exit; its exit status, and the ms from when its log said its game
+// ended to its exit (-1 when the log never said so).
+std::pair<int, int64_t> exit_after_game(ClientSide& c, int64_t timeout_ms) {
+  const auto start = Clock::now();
+  std::optional<Clock::time_point> ended;
+  for (;;) {
+    if (!ended && c.log().find(" ended: ") != std::string::npos) ended = Clock::now();
+    if (const auto status = c.child->wait(0)) {
+      const int64_t after =
+          ended
+              ? std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *ended).count()
+              : -1;
+      return {*status, after};
+    }
+    REQUIRE_MESSAGE(ms_since(start) < timeout_ms, "client " << c.name << " still running");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// The built-in engine at depth 3: an opponent that answers at once.
+ClientSide quick_opponent(const fs::path& dir, const std::string& game) {
+  ClientSide b(dir, "e2e-quick", 1, {{"[engine.usi]", "DepthLimit = 3"}});
+  b.game = game;
+  return b;
+}
+
+// One game of `engine` (a client with an external engine) against the quick opponent on a
+// server capped at `max_moves`: both exit 0 and the external one within 2 s of its game's end,
+// every record agrees with the server's, the game ended normally; `engine`'s log.
+std::string play_external(const fs::path& dir, ClientSide& engine, int max_moves) {
+  Server server(dir, "server",
+                {"--port", "0", "--games", "1", "--max-moves", std::to_string(max_moves)});
+  ClientSide b = quick_opponent(dir, engine.game);
+  const auto t = Clock::now();
+  engine.start(server.port);
+  b.start(server.port);
+  const auto [status, exit_ms] = exit_after_game(engine, 90000);
+  MESSAGE(engine.name << ": game and start-up " << ms_since(t) - exit_ms << " ms; exited "
+                      << exit_ms << " ms after its game ended");
+  const std::string log = engine.log();
+  INFO("client " << engine.name << ": " << log.substr(std::max<size_t>(log.size(), 4000) - 4000));
+  const auto status_b = b.child->wait(10000);
+  REQUIRE_MESSAGE(status_b, "the opponent did not exit");
+  REQUIRE_MESSAGE(server.child->wait(5000), "the server did not exit");
+  CHECK(status == 0);
+  CHECK(*status_b == 0);
+  CHECK(exit_ms >= 0);
+  CHECK(exit_ms < 2000);  // was 15 s: 5 s waits for an idle engine thread, twice more at exit
+
+  const auto server_files = csa_files(server.records);
+  REQUIRE(server_files.size() == 1);
+  const shogi::CsaRecord server_rec = load_record(server_files[0]);
+  CHECK(server_rec.moves.size() >= 2);
+  for (const auto bad : {shogi::CsaSpecialMove::kNone, shogi::CsaSpecialMove::kTimeUp,
+                         shogi::CsaSpecialMove::kIllegalMove})
+    CHECK(server_rec.result != bad);
+  for (ClientSide* c : {&engine, &b}) {
+    INFO("client " << c->name);
+    const auto files = csa_files(c->records());
+    REQUIRE(files.size() == 1);
+    const shogi::CsaRecord rec = load_record(files[0]);
+    CHECK(move_texts(rec) == move_texts(server_rec));
+    CHECK(rec.result == server_rec.result);
+    const auto results = c->results();
+    REQUIRE(results.size() == 1);
+    REQUIRE(results[0].size() == 11);
+    CHECK(results[0][5] != "CUT");
+    CHECK(results[0][6] != "TIME_UP");
+    CHECK(results[0][6] != "ILLEGAL_MOVE");
+  }
+  // Its engine, not the built-in fallback, played every move, and the hard stop at the
+  // deadline was not needed (every move before: the engine was told the deadline itself).
+  CHECK(count_of(log, "the built-in engine moves instead") == 0);
+  CHECK(count_of(log, "engine still thinking at the deadline") <= 1);
+  CHECK(count_of(log, "ms after the deadline") <= 1);
+  return log;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: sashite usi behind sashite csa, pondering, in byoyomi: no hard stop, prompt exit") {
+  REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
+  // 1 s byoyomi: the client's deadline is 695 ms after each turn's start (local.toml keeps 300
+  // ms); MoveOverhead = 0 makes the engine think to the end of the time it is told, as
+  // YaneuraOu at NetworkDelay2 = 0. Book off: the engine plays every move.
+  ClientSide a(dir.path, "e2e-usi", 1,
+               {{"command", "\"" + kSashiteUsiWrapper + "\""},
+                {"ponder", "true"},
+                {"mode", "\"off\""},
+                {"[engine.usi]", "MoveOverhead = 0"}});
+  a.game = "e2e-0-1";
+  const std::string log = play_external(dir.path, a, 16);
+  CHECK(log.find("engine: threads = 1 sent as Threads 1") != std::string::npos);
+  CHECK(log.find("engine: ready: sashite") != std::string::npos);
+  CHECK(count_of(log, "engine: bestmove ") >= 5);  // its answers' lateness was measured
+  const auto results = a.results();
+  REQUIRE(results.size() == 1);
+  const std::string& ponder = results[0][9];  // hits/searches
+  CHECK(std::atoi(ponder.substr(ponder.find('/') + 1).c_str()) >= 1);
+}
+
+TEST_CASE("e2e: gpsusi behind sashite csa: its Thread option set, a normal game, prompt exit") {
+  REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
+  REQUIRE_MESSAGE(fs::exists(kGpsusi), kGpsusi << " is missing: make deps installs gpsshogi");
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
+  // gpsusi thinks about 1 s whatever it is told: 2 s byoyomi. It reads neither go ponder nor
+  // binc (README); its own temporary OSL_HOME comes from the client (usi/usi_engine_process.h).
+  ClientSide a(dir.path, "e2e-gps", 1,
+               {{"command", "\"" + kGpsusi + "\""},
+                {"ponder", "false"},
+                {"send_increment", "false"},
+                {"mode", "\"off\""}});
+  a.game = "e2e-0-2";
+  const std::string log = play_external(dir.path, a, 8);
+  CHECK(log.find("engine: threads = 1 sent as Thread 1") != std::string::npos);
+  CHECK(log.find("engine: ready: gpsshogi") != std::string::npos);
+  CHECK(log.find("engine: quit: exited with status 0") != std::string::npos);
 }
 
 TEST_SUITE_END();

@@ -412,18 +412,65 @@ TEST_CASE("session: a buoy game's moves, clocks and the record; x1 commands") {
   CHECK(x.transport.sent.back() == "%%WHO");
 }
 
-TEST_CASE("session: CSA mode, a server that does not close after the game") {
+TEST_CASE("session: CSA mode, a server that does not close after the last game: LOGOUT") {
+  // shogi-server, when the opponent's line ended the game: its reader closes our session only
+  // once it reads a line from it.
   Driver d(config());
+  start_game(d, 0, make_summary("g", kWhite, 60, 5));
+  for (const char* l : {"#TIME_UP", "#LOSE"}) d.server(1000, l);
+  d.advance_to(1000 + 299);
+  CHECK(d.transport.sent.back().starts_with("AGREE"));
+  d.advance_to(1000 + 300);
+  CHECK(d.transport.sent.back() == "LOGOUT");
+  CHECK(!d.finished);
+  d.transport.server_closes();
+  d.pump(1000 + 320);
+  REQUIRE(d.finished);
+  CHECK(d.finished->ok);
+  CHECK(d.finished->reason == "all games played");
+  CHECK(d.sent_while_closed.empty());
+
+  // A server that does not even close after the LOGOUT: closed close_wait_ms after it.
+  Driver e(config());
+  start_game(e, 0, make_summary("g", kWhite, 60, 5));
+  for (const char* l : {"#TIME_UP", "#LOSE"}) e.server(1000, l);
+  e.advance_to(1300 + 9999);
+  CHECK(e.transport.sent.back() == "LOGOUT");
+  CHECK(e.transport.is_open());
+  CHECK(!e.finished);
+  e.advance_to(1300 + 10000);
+  CHECK(!e.transport.is_open());
+  REQUIRE(e.finished);
+  CHECK(e.finished->ok);
+
+  // A server that closes with the result: nothing more is sent.
+  Driver f(config());
+  start_game(f, 0, make_summary("g", kWhite, 60, 5));
+  f.transport.server_sends("#TIME_UP");
+  f.transport.server_sends("#LOSE");
+  f.transport.server_closes();
+  f.pump(1000);
+  REQUIRE(f.finished);
+  CHECK(f.transport.sent.back().starts_with("AGREE"));
+  CHECK(f.sent_while_closed.empty());
+}
+
+TEST_CASE("session: CSA mode, games to come: the server's close is awaited, with no LOGOUT") {
+  SessionConfig c = config();
+  c.games = 2;
+  Driver d(c);
   start_game(d, 0, make_summary("g", kWhite, 60, 5));
   for (const char* l : {"#TIME_UP", "#LOSE"}) d.server(1000, l);
   d.advance_to(1000 + 9999);
   CHECK(d.transport.sent.back().starts_with("AGREE"));
+  CHECK(d.transport.is_open());
   d.advance_to(1000 + 10000);
-  // Closed without a LOGOUT: shogi-server no longer reads a CSA-mode session after its game.
+  // Closed without a LOGOUT: a championship server may send the next game's summary on this
+  // connection, which a LOGOUT would end.
   CHECK(d.transport.sent.back().starts_with("AGREE"));
   CHECK(!d.transport.is_open());
-  REQUIRE(d.finished);
-  CHECK(d.finished->ok);
+  CHECK(!d.finished);
+  CHECK(d.connect_delays.back() == c.next_game_delay_ms);
 }
 
 TEST_CASE("session: Max_Moves reached, sennichite, and a second immediate quit") {

@@ -83,6 +83,7 @@ struct Replay {
   std::unique_ptr<Driver> driver;
   std::vector<std::string> expected_sent;  // what the real client sent (see replay())
   std::vector<Entry> script;
+  bool logged_out_after_game = false;  // a LOGOUT the transcript's client did not send
 };
 
 // Plays one client of a transcript through the session. The session must produce every line
@@ -90,7 +91,8 @@ struct Replay {
 //   - the transcript's probe " " (a lone space; shogi-server ignores it): our keep-alive is "";
 //   - x1 commands the operator typed (%%VERSION, %%WHO, %%LIST): injected as UserCommand,
 //     whose place among the session's own lines is a matter of timing;
-//   - lines sent after the connection closed (nobody receives them).
+//   - lines sent after the connection closed (nobody receives them);
+//   - a LOGOUT at the end where the server kept the session open after the game.
 // LOGOUT and %CHUDAN are injected as operator quits (after the game / immediate), moves,
 // %TORYO and %KACHI come from the fake engine at the time the client sent them, and a blank
 // keep-alive line is obtained by letting the session's clock run until it sends one.
@@ -187,6 +189,32 @@ Replay replay(const std::string& file, const std::string& player) {
     REQUIRE_MESSAGE(it != sent.end(), u);
     sent.erase(it);
   }
+  // One line more than the transcript's client sent: after its last game, the session logs out
+  // when the server has not closed within logout_after_game_ms. shogi-server closes at once
+  // only the side whose line ended the game (bob stays connected after alice's %CHUDAN in
+  // [T:chudan]); the transcripts' clients sent nothing then.
+  std::optional<int64_t> result_ms, closed_ms;
+  bool sent_after_result = false;
+  for (const Entry& e : script) {
+    ServerLine l;
+    if (e.kind == Entry::kRecv && parse_server_line(e.text, l) &&
+        l.type == ServerLineType::kOutcome)
+      result_ms = e.ms;
+    else if (result_ms && e.kind == Entry::kClosed && !closed_ms)
+      closed_ms = e.ms;
+    else if (result_ms && e.kind == Entry::kSend)
+      sent_after_result = true;
+  }
+  const int64_t wait = cfg.logout_after_game_ms;
+  const bool logout = !cfg.x1 && result_ms && !sent_after_result &&
+                      (!closed_ms || *closed_ms >= *result_ms + wait) &&
+                      t.done_ms >= *result_ms + wait;
+  if (logout) {
+    REQUIRE(!sent.empty());
+    CHECK(sent.back() == "LOGOUT");
+    sent.pop_back();
+  }
+  out.logged_out_after_game = logout;
   CHECK(sent == out.expected_sent);
   return out;
 }
@@ -263,17 +291,29 @@ const std::vector<std::pair<std::string, std::string>> kReplays = {
 
 TEST_CASE("transcripts: every client of every transcript replays line for line") {
   std::map<std::string, int> players_seen;
+  std::vector<std::string> logged_out;
   for (const auto& [file, player] : kReplays) {
     CAPTURE(file);
     CAPTURE(player);
     const Replay r = replay(file, player);
     check_result_and_record(r);
     ++players_seen[file];
+    if (r.logged_out_after_game) logged_out.push_back(file + " " + player);
     // Errors are logged only where the client did something wrong or lost its game.
     const int errors = r.driver->count_logs(LogLevel::kError);
     CHECK(errors == ((file == "illegal.txt" && player == "alice") ||
                      (file == "disconnect.txt" && player == "alice")));
   }
+  // Where shogi-server kept the session open after the game: the side whose line did not end
+  // it (bob after alice's %CHUDAN, illegal move or late move; alice after bob's %KACHI; ...).
+  std::string seen;
+  for (const std::string& l : logged_out) seen += l + "; ";
+  INFO("logged out after the game: " << seen);
+  for (const char* expected : {"chudan.txt bob", "illegal.txt bob", "timeup.txt bob",
+                               "fischer.txt bob", "kachi.txt alice", "silent.txt alice"})
+    CHECK(std::count(logged_out.begin(), logged_out.end(), expected) == 1);
+  for (const char* not_expected : {"chudan.txt alice", "illegal.txt alice", "csa.txt alice"})
+    CHECK(std::count(logged_out.begin(), logged_out.end(), not_expected) == 0);
   // Every transcript file, and every client in it, is covered.
   for (const auto& entry : std::filesystem::directory_iterator(kTranscriptDir)) {
     const std::string name = entry.path().filename().string();

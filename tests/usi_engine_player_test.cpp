@@ -1,6 +1,8 @@
 // UsiEnginePlayer against a scripted fake USI engine: the dialog, pondering, and every way an
 // engine can fail mid-game (crash, silence, an illegal move, two bestmoves, a bestmove while
-// pondering), each answered in time by the engine or by the built-in fallback.
+// pondering), each answered in time by the engine or by the built-in fallback; the margin
+// learnt from a late engine, the threads and hash options under the engine's names, and a
+// prompt end.
 #include "client/usi_engine_player.h"
 
 #include <doctest/doctest.h>
@@ -10,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -73,7 +76,8 @@ struct Fixture {
   std::mutex log_mutex;
 
   Fixture(const std::string& mode, std::vector<std::string> answers, int64_t startup_ms = 10000,
-          bool restart_every_game = false, bool send_increment = true) {
+          bool restart_every_game = false, bool send_increment = true,
+          const std::function<void(UsiEngineSettings&)>& adjust = {}) {
     ::setenv("FAKE_LOG", (dir.path / "dialog.txt").c_str(), 1);
     ::setenv("FAKE_STATE", (dir.path / "state").c_str(), 1);
     CsaConfig c;
@@ -91,6 +95,7 @@ struct Fixture {
     s.isready_timeout_ms = 5000;
     s.restart_every_game = restart_every_game;
     s.send_increment = send_increment;
+    if (adjust) adjust(s);
     player = std::make_unique<UsiEnginePlayer>(s, fallback);
     player->set_log([this](LogLevel, const std::string& m) {
       std::lock_guard<std::mutex> lock(log_mutex);
@@ -101,6 +106,7 @@ struct Fixture {
     player.reset();
     ::unsetenv("FAKE_LOG");
     ::unsetenv("FAKE_STATE");
+    ::unsetenv("FAKE_LATE_MS");
   }
   // The lines the engine received.
   std::vector<std::string> dialog() {
@@ -130,8 +136,10 @@ GameSummary summary() {
   return s;
 }
 
+// The hard stop (think_ms) is by default well after the 11 s budget the clocks give: the
+// engine is told them as they are, with no margin taken.
 SearchRequest request(uint64_t id, std::vector<std::string> moves, bool ponder = false,
-                      int64_t think_ms = 3000) {
+                      int64_t think_ms = 20000) {
   SearchRequest r;
   r.id = id;
   test_requests::set_usi_moves(r, moves);
@@ -218,7 +226,8 @@ TEST_CASE("usi player: ponder hit answers after ponderhit; a ponder miss is stop
   Answers a;
   f.player->start(request(1, {"7g7f", "3c3d"}, true), a.callback());
   CHECK(!a.wait(1, 300));  // pondering: no answer before ponderhit
-  CHECK(f.received("go ponder btime 10000 wtime 20000 byoyomi 1000"));
+  // The hard stop after a ponderhit is the budget's end: the margin (100 ms) comes off.
+  CHECK(f.received("go ponder btime 10000 wtime 20000 byoyomi 900"));
   f.player->ponderhit(1, request(1, {"7g7f", "3c3d"}));
   REQUIRE(a.wait(1, 5000));
   CHECK(a.at(0).first == 1);
@@ -460,6 +469,173 @@ TEST_CASE("usi player: start-up failures are errors that say what failed") {
     REQUIRE(!st);
     CHECK(st.message().find("/nonexistent/engine") != std::string::npos);
   }
+}
+
+TEST_CASE("engine margin: the first margin, then the latest answers' worst lateness") {
+  EngineMargin m(100);
+  CHECK(m.margin_ms() == 100);
+  CHECK(!m.add(-500, false));  // well before its budget's end: the engine's choice
+  CHECK(m.margin_ms() == 100);
+  CHECK(m.add(7, false));  // YaneuraOu at NetworkDelay2 = 0, 7 ms late
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 7);
+  CHECK(m.add(-EngineMargin::kNearMs, false));  // near the end: a measure of 0
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 7);
+  CHECK(m.add(30, false));
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 30);
+  // An answer the hard stop had to stop counts double: the engine would have been later still.
+  CHECK(m.add(60, true));
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 120);
+  // The worst of the last kWindow measures: it is forgotten kWindow answers later.
+  for (size_t i = 0; i + 1 < EngineMargin::kWindow; ++i) CHECK(m.add(5, false));
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 120);
+  CHECK(m.add(5, false));
+  CHECK(m.margin_ms() == EngineMargin::kFloorMs + 5);
+  CHECK(m.measures() == EngineMargin::kWindow);
+  CHECK(m.add(1000000, true));
+  CHECK(m.margin_ms() == EngineMargin::kMaxMs);
+  CHECK(EngineMargin(0).margin_ms() == 0);
+}
+
+TEST_CASE("engine margin: the budget is cut from the byoyomi first, then from the main time") {
+  engine::SearchLimits l;
+  l.time_left_ms[shogi::kBlack] = 1000;
+  l.time_left_ms[shogi::kWhite] = 5000;
+  l.byoyomi_ms = 695;
+  CHECK(engine_budget_ms(l, shogi::kBlack) == 1695);
+  CHECK(engine_budget_ms(l, shogi::kWhite) == 5695);
+  engine::SearchLimits c = cut_budget(l, shogi::kBlack, 100);
+  CHECK(c.byoyomi_ms == 595);
+  CHECK(c.time_left_ms[shogi::kBlack] == 1000);
+  c = cut_budget(l, shogi::kBlack, 900);
+  CHECK(c.byoyomi_ms == 0);
+  CHECK(c.time_left_ms[shogi::kBlack] == 795);
+  CHECK(c.time_left_ms[shogi::kWhite] == 5000);  // the opponent's clock as it is
+  CHECK(engine_budget_ms(cut_budget(l, shogi::kBlack, 5000), shogi::kBlack) == 0);
+  // Fischer: the increment is inside the main time already, not counted again.
+  l.byoyomi_ms = 0;
+  l.increment_ms[shogi::kBlack] = 10000;
+  CHECK(engine_budget_ms(l, shogi::kBlack) == 1000);
+  // No clock: the movetime.
+  engine::SearchLimits t;
+  t.movetime_ms = 3000;
+  CHECK(engine_budget_ms(t, shogi::kBlack) == 3000);
+  CHECK(cut_budget(t, shogi::kBlack, 200).movetime_ms == 2800);
+}
+
+TEST_CASE("usi player: a late engine's budget shrinks until the hard stop is no longer hit") {
+  // The engine thinks to the end of the time it is told and answers 150 ms after it. Byoyomi
+  // 600 ms and nothing else, the session's hard stop at 600 ms (emulated here), a first margin
+  // of 20 ms: the first move must be stopped, the margin then grows past the lateness.
+  ::setenv("FAKE_LATE_MS", "150", 1);
+  const std::vector<std::string> game = {"7g7f:3c3d", "2g2f:8c8d", "2f2e:8d8e",
+                                         "6i7h:4a3b", "3i4h:7a7b", "5i6h:5a4b"};
+  Fixture f("late", game, 10000, false, true, [](UsiEngineSettings& s) {
+    s.budget_margin_ms = 20;
+    s.ponder = false;
+  });
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  std::vector<std::string> played;
+  std::vector<bool> stopped;
+  for (size_t k = 0; k < game.size(); ++k) {
+    SearchRequest r = request(k + 1, played, false, 600);
+    r.limits.time_left_ms[shogi::kBlack] = r.limits.time_left_ms[shogi::kWhite] = 0;
+    r.limits.byoyomi_ms = 600;
+    f.player->start(r, a.callback());
+    const bool in_time = a.wait(k + 1, 600);
+    if (!in_time) f.player->stop(k + 1);
+    REQUIRE(a.wait(k + 1, 3000));
+    stopped.push_back(!in_time);
+    CHECK(usi(a.at(k).second) == game[k].substr(0, 4));
+    played.push_back(game[k].substr(0, 4));
+    played.push_back(game[k].substr(5));
+  }
+  std::string seen;
+  for (bool b : stopped) seen += b ? 'S' : '.';
+  INFO("stopped at the hard stop (S): " << seen);
+  CHECK(stopped[0]);  // 20 ms is not enough for an engine 150 ms late
+  CHECK(!stopped[3]);
+  CHECK(!stopped[4]);
+  CHECK(!stopped[5]);
+  CHECK(f.player->margin_ms() >= 150 + EngineMargin::kFloorMs);
+  CHECK(f.player->margin_ms() <= 300);  // never more than half the move's time
+  CHECK(f.player->replaced_answers() == 0);
+  CHECK(f.logged("before the hard stop from now on"));
+  // What the engine was told: 600 ms less the first margin, then less the learnt one.
+  std::vector<int64_t> byoyomi;
+  for (const std::string& l : f.dialog())
+    if (l.starts_with("go btime 0 wtime 0 byoyomi "))
+      byoyomi.push_back(std::stoll(l.substr(l.rfind(' ') + 1)));
+  REQUIRE(byoyomi.size() == game.size());
+  CHECK(byoyomi[0] <= 580);
+  CHECK(byoyomi[0] >= 560);
+  CHECK(byoyomi.back() <= 600 - 150 - EngineMargin::kFloorMs);
+  CHECK(byoyomi.back() >= 280);  // half the time left when the go went out
+}
+
+TEST_CASE("usi player: threads and the hash go out under the names the engine offers") {
+  Answers a;
+  {  // gpsusi's Thread, 1..2: threads = 4 goes out as 2, with a warning.
+    Fixture f("gpsopts", {"7g7f:3c3d"}, 10000, false, true,
+              [](UsiEngineSettings& s) { s.threads = 4; });
+    REQUIRE(f.player->prepare());
+    CHECK(f.received("setoption name Thread value 2"));
+    CHECK(!f.received("setoption name Threads value 4"));
+    CHECK(f.logged("threads = 4 sent as Thread 2"));
+    CHECK(f.logged("Thread goes from 1 to 2"));
+  }
+  {  // Thread set in [engine.usi]: that value, sent once.
+    Fixture f("gpsopts", {"7g7f:3c3d"}, 10000, false, true, [](UsiEngineSettings& s) {
+      s.threads = 2;
+      s.options = {{"Thread", "1"}};
+    });
+    REQUIRE(f.player->prepare());
+    const std::vector<std::string> d = f.dialog();
+    CHECK(std::count_if(d.begin(), d.end(), [](const std::string& l) {
+            return l.starts_with("setoption name Thread ");
+          }) == 1);
+    CHECK(f.received("setoption name Thread value 1"));
+  }
+  {  // Hash and no USI_Hash; no threads option at all: a warning says threads is not told.
+    Fixture f("hashopts", {"7g7f:3c3d"});
+    REQUIRE(f.player->prepare());
+    CHECK(f.received("setoption name USI_Hash value 32"));
+    CHECK(f.received("setoption name Hash value 32"));
+    CHECK(!f.received("setoption name Threads value 1"));
+    CHECK(f.logged("offers no Threads or Thread option: threads = 1 not told to it"));
+  }
+}
+
+TEST_CASE("usi player: after the last game: wait() at once, quit() ends the engine, no delay") {
+  Fixture f("normal", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  f.player->game_over(GameOutcome::kWin);
+  const auto t0 = Clock::now();
+  f.player->wait();  // no search runs: returns at once (it waited 5 s for an idle engine thread)
+  CHECK(Clock::now() - t0 < milliseconds(1000));
+  f.player->quit();
+  f.player->wait();
+  CHECK(Clock::now() - t0 < milliseconds(1500));
+  const std::vector<std::string> d = f.dialog();
+  const auto over = std::find(d.begin(), d.end(), "gameover win");
+  REQUIRE(over != d.end());
+  CHECK(std::find(over, d.end(), "quit") != d.end());
+  CHECK(f.logged("quit: exited with status 0"));
+  // A new game after all: the engine is started again and answers itself.
+  f.player->new_game(summary());
+  f.player->start(request(2, {}), a.callback());
+  REQUIRE(a.wait(2, 5000));
+  CHECK(usi(a.at(1).second) == "7g7f");
+  CHECK(f.player->starts() == 2);
+  CHECK(f.player->replaced_answers() == 0);
+  const auto t1 = Clock::now();
+  f.player.reset();
+  CHECK(Clock::now() - t1 < milliseconds(1500));
 }
 
 }  // namespace usi_engine_player_test

@@ -8,8 +8,9 @@
 //     no LOGIN within login_timeout_s).
 //   - Two players who asked for the same game name are paired (first come, first served) and
 //     each gets its Game_Summary; then ServerGame (csa_server_game.h) referees the game.
-//   - After the game, or a REJECT, the server closes both connections, as shogi-server does in
-//     CSA mode (no LOGOUT:completed).
+//   - After the game, or a REJECT, the server closes both connections (no LOGOUT:completed).
+//     shogi-server closes at once only the one whose line ended the game, the other once it
+//     reads a line from it (docs/csa-protocol.md section 1.2).
 //   - A blank line is answered with a blank line (and triggers the clock check); a lone space is
 //     ignored; other unknown lines get "##[ERROR] unknown command: <line>".
 //   - Each game's record (CSA V2.2, $EVENT, $START_TIME, $END_TIME, T lines, the result and a

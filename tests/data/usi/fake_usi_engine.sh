@@ -7,7 +7,10 @@
 # slowstart (no usiok for 5 s) | crashonce (exits on its first go, then behaves; needs
 # $FAKE_STATE, a file it creates) | crashslow (as crashonce, and every later start takes 3 s
 # before usiok, as gpsusi loading its tables on a busy machine) | oldgo (exits on "go ponder" and on binc/winc, as gpsusi
-# 0.7 does) | noweights (reports an error before each readyok, then behaves as normal)
+# 0.7 does) | noweights (reports an error before each readyok, then behaves as normal) |
+# late (thinks to the end of the time it is told, its side's btime or wtime plus the byoyomi,
+# and answers $FAKE_LATE_MS after it, or at once on stop) | gpsopts (offers gpsusi's Thread,
+# 1..2, instead of Threads) | hashopts (offers Hash, Stockfish's, and no threads option)
 mode=$1
 shift
 answers=("$@")
@@ -29,7 +32,11 @@ while IFS= read -r line; do
       [ "$mode" = slowstart ] && sleep 5
       [ "$mode" = crashslow ] && [ -e "$FAKE_STATE" ] && sleep 3
       echo "id name FakeEngine 1.0"
-      echo "option name Threads type spin default 1 min 1 max 64"
+      case "$mode" in
+        gpsopts) echo "option name Thread type spin default 2 min 1 max 2" ;;
+        hashopts) echo "option name Hash type spin default 16 min 1 max 1024" ;;
+        *) echo "option name Threads type spin default 1 min 1 max 64" ;;
+      esac
       echo "option name MaxMovesToDraw type spin default 0 min 0 max 100000"
       echo "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27"
       echo "usiok" ;;
@@ -56,6 +63,22 @@ while IFS= read -r line; do
         continue
       fi
       if [ "$mode" = illegal ]; then echo "bestmove 5e5d"; continue; fi
+      if [ "$mode" = late ]; then
+        told=0 prev=""
+        for w in "$@"; do
+          case "$prev" in
+            btime) [ $((moves % 2)) = 0 ] && told=$((told + w)) ;;
+            wtime) [ $((moves % 2)) = 1 ] && told=$((told + w)) ;;
+            byoyomi) told=$((told + w)) ;;
+          esac
+          prev=$w
+        done
+        ms=$((told + ${FAKE_LATE_MS:-0}))
+        if IFS= read -r -t "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))" next; then
+          [ -n "$FAKE_LOG" ] && printf '%s\n' "$next" >> "$FAKE_LOG"
+          [ "$next" = quit ] && exit 0
+        fi
+      fi
       answer ;;
     ponderhit) [ $pondering = 1 ] && answer; pondering=0 ;;
     stop) [ $pondering = 1 ] && [ "$mode" != silent ] && answer; pondering=0 ;;
