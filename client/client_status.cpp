@@ -305,6 +305,7 @@ void ClientStatus::engine_answer(const CsaSession& session, const EngineMove& mo
   board_.update([&](StatusModel& m) {
     m.game.pv = std::move(pv);
     m.game.pv_eval_cp = eval;
+    m.game.engine_note = move.note;
     if (move.nodes) m.counters.engine_nodes = int64_t(*move.nodes);
     if (move.nps) m.counters.engine_nps = int64_t(*move.nps);
   });

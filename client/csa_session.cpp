@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/words.h"
 #include "shogi/csa_notation.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
@@ -41,6 +42,19 @@ std::string time_info(const ClockRules& r) {
 }
 
 }  // namespace
+
+bool council_vote_of(std::string_view note, bool& unanimous) {
+  constexpr std::string_view kPrefix = "council: ";
+  if (note.substr(0, kPrefix.size()) != kPrefix) return false;
+  // "council: RULE MOVE K/N ...": the third word after the prefix counts the voters.
+  const std::vector<std::string_view> words = base::split_words(note.substr(kPrefix.size()));
+  if (words.size() < 3) return false;
+  const std::string_view count = words[2];
+  const size_t slash = count.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == count.size()) return false;
+  unanimous = count.substr(0, slash) == count.substr(slash + 1);
+  return true;
+}
 
 std::string unsupported_reason(const GameSummary& s) {
   if (!s.protocol_mode.empty() && s.protocol_mode != "Server")
@@ -364,6 +378,7 @@ void CsaSession::begin_game() {
   resign_on_our_turn_ = false;
   expected_reply_ = shogi::kMoveNone;
   ponder_searches_ = ponder_hits_ = 0;
+  council_votes_ = council_agreed_ = 0;
   ponder_hit_ms_ = 0;
   turn_start_ms_ = now_ms_;
   log(LogLevel::kInfo, std::string("game ") + summary_.game_id + " started; we play " +
@@ -471,6 +486,11 @@ void CsaSession::on_engine_move(uint64_t id, const EngineMove& em) {
                       : "";
   sent_move_ = text;
   sent_note_ = em.note;
+  bool unanimous = false;
+  if (council_vote_of(em.note, unanimous)) {
+    ++council_votes_;
+    if (unanimous) ++council_agreed_;
+  }
   sent_move_ms_ = now_ms_;
   expected_reply_ = em.pv.size() >= 2 && em.pv.front() == em.move ? em.pv[1] : shogi::kMoveNone;
   send(format_move_line(text, sent_comment_));
@@ -595,6 +615,8 @@ void CsaSession::end_game(std::optional<GameOutcome> outcome) {
   GameResult result{summary_.game_id, outcome, reason_, int(record_.moves.size())};
   result.ponder_searches = ponder_searches_;
   result.ponder_hits = ponder_hits_;
+  result.council_votes = council_votes_;
+  result.council_agreed = council_agreed_;
   result.ponder_hit_ms = ponder_hit_ms_;
   CsaSpecialMove special = CsaSpecialMove::kNone;
   switch (reason_) {

@@ -117,7 +117,15 @@ struct GameResult {
   int ponder_searches = 0;
   int ponder_hits = 0;
   int64_t ponder_hit_ms = 0;
+  // A council behind the client (sashite council): our moves it voted on, and those where
+  // every member that voted chose the same move.
+  int council_votes = 0;
+  int council_agreed = 0;
 };
+
+// True when `note` is a council's vote ("council: majority 7g7f 2/3 ..."); `unanimous` says
+// whether all its voters chose the move (K/N with K = N).
+bool council_vote_of(std::string_view note, bool& unanimous);
 
 namespace event {
 struct Start {};         // begin: the session asks to connect
@@ -317,6 +325,7 @@ class CsaSession {
   std::string ponder_move_usi_;
   int64_t ponder_start_ms_ = 0;
   int ponder_searches_ = 0, ponder_hits_ = 0;
+  int council_votes_ = 0, council_agreed_ = 0;  // our moves a council voted on, unanimously
   int64_t ponder_hit_ms_ = 0;
   // How the game is ending: the '#' reason and the last special move line.
   GameEndReason reason_ = GameEndReason::kNone;

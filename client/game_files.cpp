@@ -143,7 +143,12 @@ Status GameFiles::append_result(const GameResult& result, const GameSummary& sum
       << (us == shogi::kBlack ? '+' : '-') << '\t' << outcome_word(result.outcome) << '\t'
       << cell(reason) << '\t' << result.plies << '\t' << cell(record_path()) << '\t'
       << result.ponder_hits << '/' << result.ponder_searches << '\t' << result.ponder_hit_ms
-      << '\n';
+      << '\t';
+  if (result.council_votes > 0)
+    out << result.council_agreed << '/' << result.council_votes;
+  else
+    out << '-';
+  out << '\n';
   // One write of the whole line (O_APPEND), synced: a crash right after the game keeps it.
   return base::append_file(path, out.str());
 }

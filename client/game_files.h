@@ -9,6 +9,8 @@
 // "<dir>/results.txt" gets one tab-separated line per game:
 //   end time (local, ISO 8601)  Game_ID  black  white  our colour (+/-)  outcome  reason
 //   plies  record file  ponder hits/ponder searches  ms pondered before the hits
+//   council agreement (a council behind the client: moves all its voters chose/moves it
+//   voted on; "-" for a single engine)
 // with outcome WIN, LOSE, DRAW, CENSORED, CHUDAN or CUT (the connection was lost), and
 // reason the server's '#' line without the '#' ("RESIGN", "TIME_UP", ...; "-" if none).
 // Not thread-safe.

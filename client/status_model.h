@@ -47,6 +47,9 @@ struct StatusGame {
   int64_t turn_start_steady_ms = 0;
   std::vector<std::string> pv;    // our engine's last principal variation, CSA moves
   std::optional<int> pv_eval_cp;  // its value, Black's view
+  // What the engine said about that move: a council's vote with every member's move and value
+  // ("council: majority 7g7f 2/3 ... from a; a 7g7f 30, b 2g2f 90, c 7g7f 20"), a book's note.
+  std::string engine_note;
   bool over = false;
   std::string result;  // once over: "win", "lose", "draw" for the client (ours); "black",
                        // "white", "draw" on the server (the winner); "" otherwise

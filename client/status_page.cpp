@@ -192,6 +192,7 @@ a:hover { text-decoration: underline; }
     <div class="panel" id="pv-panel">
       <h2>Principal variation <span id="pv-value"></span></h2>
       <div id="pv"></div>
+      <div id="engine-note" class="muted"></div>
     </div>
   </section>
   <section id="middle">
@@ -756,6 +757,7 @@ a:hover { text-decoration: underline; }
     const pvs = g && Array.isArray(g.pv) ? g.pv : [];
     const value = g ? num(g.pv_eval_cp) : null;
     $('pv-value').textContent = value === null ? '' : fmtEval(value);
+    $('engine-note').textContent = g && typeof g.engine_note === 'string' ? g.engine_note : '';
     if (!pvs.length) {
       div.replaceChildren(el('span', { class: 'muted' }, g ? 'none' : ''));
       return;

@@ -269,6 +269,7 @@ void put_game(std::string& out, const StatusGame& g, int64_t now_steady_ms) {
   close(out, ']');
   out += ',';
   put_number_or_null(out, "pv_eval_cp", g.pv_eval_cp.has_value(), g.pv_eval_cp.value_or(0));
+  put_field(out, "engine_note", g.engine_note);
   put_bool_field(out, "over", g.over);
   put_field(out, "result", g.result);
   put_field(out, "reason", g.reason);

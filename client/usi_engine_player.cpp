@@ -723,6 +723,11 @@ void UsiEnginePlayer::on_line(const std::string& line) {
 void UsiEnginePlayer::on_info(const std::string& line) {
   auto it = std::find_if(gos_.begin(), gos_.end(), [](const Go& g) { return !g.bestmove_read; });
   if (it == gos_.end()) return;
+  constexpr std::string_view kCouncil = "info string council: ";
+  if (line.compare(0, kCouncil.size(), kCouncil) == 0) {
+    if (it->council_vote.empty()) it->council_vote = line.substr(12);
+    return;
+  }
   usi::UsiInfoLine info;
   if (!usi::parse_usi_info(line, info) || info.multipv != 1) return;
   if (info.score) it->score = value_of(*info.score);
@@ -746,6 +751,7 @@ void UsiEnginePlayer::on_bestmove(const std::string& line) {
   log(LogLevel::kDebug, "< " + line);
   const Words w = split_words(line);
   EngineMove m;
+  m.note = it->council_vote;
   bool usable = true;
   std::string why;
   const std::string_view word = w.size() >= 2 ? w[1] : std::string_view();

@@ -142,6 +142,9 @@ class UsiEnginePlayer : public EnginePlayer {
     std::optional<shogi::Value> score;
     std::optional<uint64_t> nodes, nps;  // from its info lines, for the status page
     std::vector<shogi::Move> pv;
+    // A council's vote on this move ("council: majority 7g7f 2/3 ..."), its first info string
+    // council line: the record's comment and the status page show it.
+    std::string council_vote;
   };
 
   void post(Command command);

@@ -351,7 +351,7 @@ void play_one_game(const fs::path& dir, Server& server, int64_t min_reply_ms = 0
     CHECK(rec.result == server_rec.result);
     const auto results = c->results();
     REQUIRE(results.size() == 1);
-    REQUIRE(results[0].size() == 11);
+    REQUIRE(results[0].size() == 12);
     CHECK(results[0][9].find('/') != std::string::npos);  // ponder hits/searches
     CHECK(results[0][5] != "CUT");
     CHECK(results[0][6] != "TIME_UP");
@@ -553,8 +553,8 @@ TEST_CASE("e2e: the server killed mid-game; a new one on the same port; the clie
     INFO("client " << c->name);
     const auto results = c->results();
     REQUIRE(results.size() == 2);
-    REQUIRE(results[0].size() == 11);
-    REQUIRE(results[1].size() == 11);
+    REQUIRE(results[0].size() == 12);
+    REQUIRE(results[1].size() == 12);
     CHECK(results[0][5] == "CUT");
     CHECK(results[1][5] != "CUT");
     CHECK(results[1][6] != "TIME_UP");
@@ -899,7 +899,7 @@ std::string play_external(const fs::path& dir, ClientSide& engine, int max_moves
     CHECK(rec.result == server_rec.result);
     const auto results = c->results();
     REQUIRE(results.size() == 1);
-    REQUIRE(results[0].size() == 11);
+    REQUIRE(results[0].size() == 12);
     CHECK(results[0][5] != "CUT");
     CHECK(results[0][6] != "TIME_UP");
     CHECK(results[0][6] != "ILLEGAL_MOVE");
@@ -952,6 +952,41 @@ TEST_CASE("e2e: gpsusi behind sashite csa: its Thread option set, a normal game,
   CHECK(log.find("engine: threads = 1 sent as Thread 1") != std::string::npos);
   CHECK(log.find("engine: ready: gpsshogi") != std::string::npos);
   CHECK(log.find("engine: quit: exited with status 0") != std::string::npos);
+}
+
+TEST_CASE("e2e: a council of two sashite behind sashite csa, pondering: its votes in the record") {
+  REQUIRE_MESSAGE(fs::exists(kBinary), kBinary << " is missing: make bin");
+  TempDir dir("sashite-e2e", "SASHITE_KEEP_E2E");
+  // Two players from one program (EvalNoise seeds), the shipped example's shape; book off.
+  const fs::path council = dir.path / "council.toml";
+  std::string member = "command = \"" + kBinary + "\"\nargs = [\"usi\"]\n[member.options]\n" +
+                       "USI_OwnBook = false\nUSI_Hash = 16\nEvalNoise = 20\n";
+  std::ofstream(council) << "[council]\nlog_file = \"" << (dir.path / "council.log").string()
+                         << "\"\n[[member]]\nname = \"one\"\n"
+                         << member << "EvalNoiseSeed = 1\n[[member]]\nname = \"two\"\n"
+                         << member << "EvalNoiseSeed = 2\n";
+  ClientSide a(dir.path, "e2e-council", 1,
+               {{"command", "\"" + kBinary + "\""},
+                {"args", "[\"council\", \"--config\", \"" + council.string() + "\"]"},
+                {"ponder", "true"},
+                {"mode", "\"off\""}});
+  a.game = "e2e-0-1";
+  const std::string log = play_external(dir.path, a, 16);
+  CHECK(log.find("engine: ready: sashite council") != std::string::npos);
+  // Every move of ours carries the vote as a comment; results.txt the agreement.
+  const auto files = csa_files(a.records());
+  REQUIRE(files.size() == 1);
+  const std::string record = read_text(files[0]);
+  CHECK(count_of(record, "'council: majority ") >= 4);
+  CHECK(record.find("; one ") != std::string::npos);
+  CHECK(record.find(", two ") != std::string::npos);
+  const auto results = a.results();
+  REQUIRE(results.size() == 1);
+  const std::string& agreed = results[0][11];  // agreed/votes
+  REQUIRE(agreed.find('/') != std::string::npos);
+  CHECK(std::atoi(agreed.substr(agreed.find('/') + 1).c_str()) >= 4);
+  // The council's own log: a decision for each vote.
+  CHECK(count_of(read_text(dir.path / "council.log"), "council: decided ") >= 4);
 }
 
 TEST_SUITE_END();

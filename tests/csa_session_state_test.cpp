@@ -533,6 +533,41 @@ SessionConfig ponder_config() {
 
 }  // namespace
 
+TEST_CASE("session: a council's vote goes into the record's comments and its agreement counts") {
+  bool unanimous = false;
+  CHECK(council_vote_of("council: majority 7g7f 3/3 (weight 3/3) from a; a 7g7f 30", unanimous));
+  CHECK(unanimous);
+  CHECK(council_vote_of("council: optimistic 2g2f 1/2 from b; a 7g7f 100, b 2g2f 160", unanimous));
+  CHECK_FALSE(unanimous);
+  CHECK_FALSE(council_vote_of("book 7g7f (weight 0.5)", unanimous));
+  CHECK_FALSE(council_vote_of("council: majority: no member answered", unanimous));
+
+  Driver d(config());
+  const GameSummary s = make_summary("cv", kBlack, 60, 0, 2);
+  start_game(d, 0, s);
+  REQUIRE(d.searches.size() == 1);
+  EngineMove first = move_with_reply(d.searches[0], "7g7f", "3c3d");
+  first.note = "council: majority 7g7f 2/3 (weight 2/3) from a; a 7g7f 30, b 2g2f 90, c 7g7f 20";
+  d.handle(1000, event::EngineMoveReady{d.searches[0].id, first});
+  d.server(1100, "+7776FU,T1");
+  d.server(2000, "-3334FU,T1");
+  REQUIRE(d.searches.size() == 2);
+  EngineMove second = move_with_reply(d.searches[1], "2g2f", "8c8d");
+  second.note = "council: majority 2g2f 3/3 (weight 3/3) from a; a 2g2f 30, b 2g2f 35, c 2g2f 20";
+  d.handle(3000, event::EngineMoveReady{d.searches[1].id, second});
+  d.server(3100, "+2726FU,T1");
+  const auto& moves = d.session.record().moves;
+  REQUIRE(moves.size() == 3);
+  CHECK(std::find(moves[0].comments.begin(), moves[0].comments.end(), first.note) !=
+        moves[0].comments.end());
+  CHECK(std::find(moves[2].comments.begin(), moves[2].comments.end(), second.note) !=
+        moves[2].comments.end());
+  for (const char* l : {"%TORYO", "#RESIGN", "#WIN"}) d.server(4000, l);
+  REQUIRE(d.results.size() == 1);
+  CHECK(d.results[0].council_votes == 2);
+  CHECK(d.results[0].council_agreed == 1);
+}
+
 TEST_CASE("session: ponder hit: the ponder search becomes our move's search") {
   Driver d(ponder_config());
   const GameSummary s = make_summary("ph", kBlack, 60, 0, 2);

@@ -197,6 +197,7 @@ StatusModel client_model() {
   g.turn_start_steady_ms = 1'000'000;
   g.pv = {"-2233GI", "+4534KA"};
   g.pv_eval_cp = 120;
+  g.engine_note = "council: majority 2233GI 2/3 from \"a\"";
   g.start_unix_ms = kNowUnix - 60'000;
   StatusRecentGame r;
   r.game_id = "wdoor+floodgate-300-10F+sashite+x y/z+20261204110000";
@@ -330,7 +331,8 @@ TEST_CASE("status render: the client's JSON mid-game") {
   // White's clock runs: 4.5 s into its turn.
   CHECK(contains(j, R"("running":"white","turn_elapsed_ms":4500,)"));
   CHECK(contains(
-      j, R"("pv":["-2233GI","+4534KA"],"pv_eval_cp":120,"over":false,"result":"","reason":"",)"));
+      j,
+      R"("pv":["-2233GI","+4534KA"],"pv_eval_cp":120,"engine_note":"council: majority 2233GI 2/3 from \"a\"","over":false,"result":"","reason":"",)"));
   CHECK(contains(j, R"("games":[],)"));
   // Recent games: record URLs percent-encoded, null when there is no record.
   CHECK(contains(

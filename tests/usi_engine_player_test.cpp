@@ -192,6 +192,20 @@ TEST_CASE("usi player: handshake, the game's rules as options, a search with its
   CHECK(f.player->replaced_answers() == 0);
 }
 
+TEST_CASE("usi player: a council's vote becomes the move's note (the record's comment)") {
+  Fixture f("council", {"7g7f:3c3d"});
+  REQUIRE(f.player->prepare());
+  f.player->new_game(summary());
+  Answers a;
+  f.player->start(request(1, {}), a.callback());
+  REQUIRE(a.wait(1, 5000));
+  const EngineMove m = a.at(0).second;
+  CHECK(usi(m) == "7g7f");
+  CHECK(m.note == "council: majority 7g7f 2/2 (weight 2/2) from a; a 7g7f -42, b 7g7f -50");
+  REQUIRE(m.score.has_value());
+  CHECK(*m.score == -42);
+}
+
 // A game's first search under a Fischer clock (2 s increment), answered.
 void fischer_go(Fixture& f, Answers& a) {
   REQUIRE(f.player->prepare());

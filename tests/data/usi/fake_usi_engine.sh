@@ -10,7 +10,8 @@
 # 0.7 does) | noweights (reports an error before each readyok, then behaves as normal) |
 # late (thinks to the end of the time it is told, its side's btime or wtime plus the byoyomi,
 # and answers $FAKE_LATE_MS after it, or at once on stop) | gpsopts (offers gpsusi's Thread,
-# 1..2, instead of Threads) | hashopts (offers Hash, Stockfish's, and no threads option)
+# 1..2, instead of Threads) | hashopts (offers Hash, Stockfish's, and no threads option) |
+# council (says its vote first, as sashite council does)
 mode=$1
 shift
 answers=("$@")
@@ -19,6 +20,7 @@ pondering=0
 answer() {
   local a=${answers[$((moves / 2))]:-resign}
   local best=${a%%:*} reply=${a#*:}
+  [ "$mode" = council ] && echo "info string council: majority $best 2/2 (weight 2/2) from a; a $best -42, b $best -50"
   echo "info depth 3 score cp -42 pv $best $reply"
   if [ "$best" = resign ] || [ "$reply" = "$a" ]; then echo "bestmove $best"
   else echo "bestmove $best ponder $reply"; fi
