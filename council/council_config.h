@@ -39,8 +39,9 @@ struct CouncilConfig {
   // Taken from every time limit the members are given, and the council answers by its own
   // deadline (the clock's less this): the council's relaying and deciding, the pipes.
   int margin_ms = 300;
-  // Once a member has answered, how long the others may still take (0: until the deadline).
-  // Bounds a silent member when the go has no clock (nodes, depth) or a long one.
+  // Once a member has answered, how long the others may still take (0: until the deadline);
+  // under a clock at least as long again as the first member took. Bounds a silent member when
+  // the go has no clock (nodes, depth) or a long one.
   int straggler_ms = 5000;
   // How long the members may take to start (usi ... usiok, isready ... readyok); a member not
   // ready by then is left out until it is.

@@ -436,7 +436,12 @@ void CouncilSession::wait_for_members(const Search& search, const std::vector<bo
       until = std::min(until, deadline);
     }
     if (first_answer && config_.straggler_ms > 0 && !search.go.limits.infinite) {
-      const auto straggler_end = *first_answer + milliseconds(config_.straggler_ms);
+      // Under a clock each member spends what its own time management says: the others get
+      // as long again as the first took, straggler_ms at least.
+      milliseconds wait(config_.straggler_ms);
+      if (search.go.limits.has_clock() || search.go.limits.movetime_ms >= 0)
+        wait = std::max(wait, std::chrono::duration_cast<milliseconds>(*first_answer - start));
+      const auto straggler_end = *first_answer + wait;
       if (now >= straggler_end) break;
       until = std::min(until, straggler_end);
     }

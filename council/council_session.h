@@ -19,7 +19,8 @@ namespace council {
 //
 // Time: the members are told the go's time less config.margin_ms, and the council answers by
 // its own deadline (the clock's time less a third of the margin) with the members that have
-// answered; once one has answered, the others get config.straggler_ms more at most. A member
+// answered; once one has answered, the others get config.straggler_ms more at most (under a
+// clock, at least as long again as the first took). A member
 // that is late is stopped; one that crashes is started again (by its own thread); one that
 // answers an illegal move is restarted; one that does not answer a stop within a second is
 // restarted before the next search. Each is left out of that vote. With no vote at all the

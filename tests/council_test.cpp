@@ -486,6 +486,29 @@ TEST_CASE("council: a late member is left out at the deadline; a silent one is r
   CHECK(run.wait_log("slow: starting it again: no bestmove"));
 }
 
+TEST_CASE("council: stragglers wait straggler_ms without a clock, as long as the first with one") {
+  CouncilConfig c = council_of({fake("first", "answer", "7g7f", "cp 30", "0.4"),
+                                fake("second", "answer", "2g2f", "cp 90", "0.7")},
+                               CouncilRule::kOptimistic);
+  c.straggler_ms = 100;
+  CouncilRun run(c);
+  run.start();
+  run.send("position startpos");
+  // No clock: 100 ms after the first answer (0.4 s) the second (0.7 s) is late.
+  run.send("go nodes 1000");
+  CHECK(run.next("info string council:") ==
+        "info string council: optimistic 7g7f 1/1 from first; first 7g7f 30, second late");
+  CHECK(run.next("bestmove") == "bestmove 7g7f");
+  // Its late answer is dropped; after a second it has answered the stop.
+  std::this_thread::sleep_for(milliseconds(1000));
+  // A Fischer clock: each member spends what its own time management says; the second gets
+  // as long again as the first took (0.4 s), and answers in it.
+  run.send("go btime 60000 wtime 60000 binc 1000 winc 1000");
+  CHECK(run.next("info string council:") ==
+        "info string council: optimistic 2g2f 1/2 from second; first 7g7f 30, second 2g2f 90");
+  CHECK(run.next("bestmove") == "bestmove 2g2f");
+}
+
 TEST_CASE("council: a member crashing mid-search or answering an illegal move is restarted") {
   const std::string log = temp_log("crash");
   CouncilRun run(council_of({fake("steady", "answer", "7g7f", "cp 30"),
