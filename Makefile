@@ -82,6 +82,11 @@ LIB_SRC  := $(wildcard base/*.cpp shogi/*.cpp engine/*.cpp engine/*/*.cpp usi/*.
             $(TOOLS_SRC)
 APP_SRC  := $(wildcard app/*.cpp)
 TEST_SRC := $(wildcard tests/*.cpp)
+# TEST_FILES='tests/a_test.cpp ...': a test binary of these files only (and the doctest
+# runner); the TSan build (tsan-tests-bin) compiles only the files its cases live in.
+ifneq ($(TEST_FILES),)
+  TEST_SRC := $(sort tests/main.cpp $(TEST_FILES))
+endif
 # Unity groups: the test files, the tools' files and the command-line files compile in groups,
 # each group a source in $(BUILD)/unity/ that #includes its files, so that the headers they
 # share (doctest, CLI11, Boost.Asio, the library's own) are parsed once a group rather than
@@ -99,8 +104,8 @@ UNITY       ?= 1
 TEST_UNITS  ?= 6
 TOOLS_UNITS ?= 3
 APP_UNITS   ?= 1
-TEST_ALONE  := tests/main.cpp tests/osl_oracle_test.cpp tests/mate_osl_bench_test.cpp \
-               tests/osl_label_test.cpp
+TEST_ALONE  := $(filter $(TEST_SRC),tests/main.cpp tests/osl_oracle_test.cpp \
+                 tests/mate_osl_bench_test.cpp tests/osl_label_test.cpp)
 ifeq ($(UNITY),1)
   unity_sources = $(foreach k,$(shell seq $2),$(BUILD)/unity/$1_$(k).cpp)
   unity_objects = $(foreach k,$(shell seq $2),$(BUILD)/obj/unity/$1_$(k).o)
@@ -120,6 +125,10 @@ endif
 OSL_OBJ  := $(BUILD)/obj/tools/osl/reference_agreement.o $(BUILD)/obj/tools/osl/teacher_label.o
 OSL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_agreement_main.o
 OSL_LABEL_MAIN_OBJ := $(BUILD)/obj/tools/osl/osl_label_main.o
+# The test files that use OpenShogiLib (its headers or tools/osl/): the test binary compiles
+# the tools/osl objects and links libosl only when it holds one of them.
+OSL_TEST_SRC := $(shell grep -l -e '^[#]include <osl/' -e '^[#]include "tools/osl/' $(TEST_SRC))
+TEST_OSL_OBJ := $(if $(OSL_TEST_SRC),$(OSL_OBJ))
 
 .PHONY: FORCE install all bin tests-bin osl-bin deps deps-if-missing test test-build sanitize-tests-bin test-fast test-slow demo bench format format-check include-check tsan-tests-bin test-threads check-house clean fuzz
 
@@ -150,8 +159,8 @@ $(BUILD)/layers.ok: scripts/check-layers.sh $(wildcard $(LAYERS:%=%/*.h) $(LAYER
 $(BUILD)/sashite: $(APP_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/sashite_tests: $(TEST_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+$(BUILD)/sashite_tests: $(TEST_OBJ) $(TEST_OSL_OBJ) $(LAYER_LIBS)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(if $(TEST_OSL_OBJ),$(TEST_LDLIBS),$(LDLIBS))
 
 $(BUILD)/osl_agreement: $(OSL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
@@ -161,6 +170,9 @@ $(BUILD)/osl_label: $(OSL_LABEL_MAIN_OBJ) $(OSL_OBJ) $(LAYER_LIBS)
 # OpenShogiLib's search headers load a NodeType they never set (searchState2.h), which
 # UBSan's enum check reports; the code is the library's, compiled into this object only.
 $(OSL_OBJ): CXXFLAGS += -fno-sanitize=enum
+# The two OSL binaries' main files are command-line front ends (CLI11 code, run once a
+# command): compiled as app/ is; the work is in $(OSL_OBJ).
+$(OSL_MAIN_OBJ) $(OSL_LABEL_MAIN_OBJ): OPT_tools := $(OPT_app)
 # OpenShogiLib's move generator is compiled into this test, which runs it on 25,000 positions.
 $(BUILD)/obj/tests/osl_oracle_test.o: OPT_tests := -O1
 # toml11's parser, run once per client or council start, compiles fastest at -O0
@@ -270,9 +282,16 @@ format-check:
 
 # Each source compiled alone and each header included alone, syntax only (no code generated):
 # the unity groups hide a file that leans on its neighbours' includes; this finds it, as a
-# UNITY=0 build would, in a fraction of its time.
-INCLUDE_CHECK_SRC := $(LIB_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard tools/osl/*.cpp) \
-                     $(filter %.h,$(FORMAT_FILES))
+# UNITY=0 build would, in a fraction of its time. The sources checked are those the build
+# compiles in groups (the tools', the command-line and the grouped test files): the build
+# compiles every other source alone, with the same headers and macros, which is this check.
+# Each header likewise, but for one that its own source (the same name, .cpp) includes on its
+# first preprocessor line: that source, compiled alone by the build or here, checks it as well.
+INCLUDE_CHECK_H := $(shell for h in $(filter %.h,$(FORMAT_FILES)); do c=$${h%.h}.cpp; \
+                     [ -f "$$c" ] && [ "$$(sed -n '/^[#]/{s/^[#]include "\(.*\)"$$/\1/p;q;}' \
+                     "$$c")" = "$$h" ] || echo "$$h"; done)
+INCLUDE_CHECK_SRC := $(TOOLS_SRC) $(APP_SRC) $(filter-out $(TEST_ALONE),$(TEST_SRC)) \
+                     $(INCLUDE_CHECK_H)
 INCLUDE_CHECK := $(INCLUDE_CHECK_SRC:%=$(BUILD)/include-check/%.ok)
 include-check: $(INCLUDE_CHECK)
 	@echo "include-check: $(words $(INCLUDE_CHECK)) files compile alone"
@@ -284,15 +303,16 @@ $(BUILD)/include-check/%.h.ok: %.h
 	@mkdir -p $(@D)
 	echo '#include "$<"' | $(CXX) $(CXXFLAGS) -fsyntax-only -MMD -MP -MF $@.d -MT $@ -x c++ -
 	@touch $@
-$(BUILD)/include-check/base/version.cpp.ok: $(BUILD)/gen/sashite_version.h
-$(BUILD)/include-check/base/version.cpp.ok: CXXFLAGS += -I$(BUILD)/gen
 -include $(INCLUDE_CHECK:=.d)
 
 # The tests where threads meet (the search's threads, the USI loop, the client's writer and
 # status threads, the book loader, the tools' workers) under ThreadSanitizer, in a build of
-# their own; scripts/tsan.supp lists the races that are meant (each with its reason).
+# their own; scripts/tsan.supp lists the races that are meant (each with its reason). Its
+# test binary holds only the test files whose cases scripts/run-thread-tests.sh runs (the
+# script names them, and fails on a case no file holds): the others would never run there.
 tsan-tests-bin:
-	$(MAKE) BUILD=build/tsan DEBUG=1 DEBUG_INFO=-g1 SANITIZE=thread tests-bin
+	files=$$(scripts/run-thread-tests.sh --files) && \
+	  $(MAKE) BUILD=build/tsan DEBUG=1 DEBUG_INFO=-g1 SANITIZE=thread TEST_FILES="$$files" tests-bin
 test-threads: tsan-tests-bin
 	scripts/run-thread-tests.sh build/tsan/sashite_tests
 
@@ -360,4 +380,5 @@ $(FUZZ_BUILD)/obj/%.o: %.cpp
 
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_ALL:%=$(FUZZ_BUILD)/obj/fuzz/%.d)
 
--include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(OSL_OBJ:.o=.d) $(OSL_MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(OSL_OBJ:.o=.d) $(OSL_MAIN_OBJ:.o=.d) \
+         $(OSL_LABEL_MAIN_OBJ:.o=.d)

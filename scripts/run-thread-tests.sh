@@ -5,9 +5,13 @@
 # record writer and status server, the book loaded and probed from several threads, the
 # tools' workers, the council's members and its decision thread.
 # Usage: scripts/run-thread-tests.sh TSAN_TEST_BINARY
+#        scripts/run-thread-tests.sh --files
+# --files prints the test files that hold these cases (every file with a TEST_CASE whose name
+# starts as a pattern does, before its '*'), the only ones the TSan build compiles (Makefile:
+# tsan-tests-bin); a pattern that no file's test case matches is an error, so that a renamed
+# case cannot drop out of the run unseen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=${1:?usage: scripts/run-thread-tests.sh TSAN_TEST_BINARY}
 cases=(
   'stop ends an infinite search*' 'go nodes stops*' 'a search stopped*'
   'search stopped before depth 1*' 'Lazy SMP*' 'go mate*' 'usi:*' 'usi player*'
@@ -17,6 +21,21 @@ cases=(
   'learn curve: --threads*' 'match: game pairs for the SPRT*' 'match: fake engines*'
   'council:*'
 )
+if [ "${1:-}" = --files ]; then
+  files=()
+  for c in "${cases[@]}"; do
+    prefix=${c%%\**}
+    # doctest's filters ignore case; a name may follow TEST_CASE( on the next line.
+    if ! found=$(grep -lizP "TEST_CASE\(\s*\"\Q$prefix\E" tests/*.cpp); then
+      echo "run-thread-tests: no test case in tests/*.cpp matches '$c'" >&2
+      exit 1
+    fi
+    files+=($found)
+  done
+  printf '%s\n' "${files[@]}" | sort -u | paste -sd' '
+  exit 0
+fi
+binary=${1:?usage: scripts/run-thread-tests.sh TSAN_TEST_BINARY | --files}
 filter=$(IFS=,; echo "${cases[*]}")
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan.supp halt_on_error=1 second_deadlock_stack=1"
 exec "$binary" -tse=slow -tc="$filter"
