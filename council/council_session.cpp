@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/line_writer.h"
 #include "base/shown_text.h"
 #include "base/version.h"
 #include "base/words.h"
@@ -40,20 +41,7 @@ int64_t ms_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration_cast<milliseconds>(to - from).count();
 }
 
-// Whole lines to one stream from any thread.
-class LineWriter {
- public:
-  explicit LineWriter(std::ostream& out) : out_(out) {}
-  void line(const std::string& text) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    out_ << text << '\n';
-    out_.flush();
-  }
-
- private:
-  std::mutex mutex_;
-  std::ostream& out_;
-};
+using base::LineWriter;
 
 // The time a go gives, from its start (or from the ponderhit): what the members are told and
 // when the council must answer. No deadline for nodes, depth, infinite and clockless gos.

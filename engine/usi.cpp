@@ -6,9 +6,9 @@
 #include <charconv>
 #include <exception>
 #include <istream>
-#include <mutex>
 #include <ostream>
 
+#include "base/line_writer.h"
 #include "base/shown_text.h"
 #include "base/text_lines.h"
 #include "base/version.h"
@@ -79,21 +79,8 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-// Writes whole lines to one stream from any thread: each line is written and flushed under
-// one mutex, so the search thread's info lines never interleave with the loop's replies.
-class LineWriter {
- public:
-  explicit LineWriter(std::ostream& out) : out_(out) {}
-  void line(std::string_view text) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    out_ << text << '\n';
-    out_.flush();
-  }
-
- private:
-  std::mutex mutex_;
-  std::ostream& out_;
-};
+// The search thread's info lines never interleave with the loop's replies.
+using base::LineWriter;
 
 // One USI conversation over one engine. Lives on the loop's thread; the engine's callbacks
 // (on a search thread) touch only writer_ and searching_.
