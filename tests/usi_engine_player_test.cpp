@@ -573,7 +573,6 @@ TEST_CASE("usi player: a late engine's budget shrinks until the hard stop is no 
   CHECK(!stopped[4]);
   CHECK(!stopped[5]);
   CHECK(f.player->margin_ms() >= 150 + EngineMargin::kFloorMs);
-  CHECK(f.player->margin_ms() <= 300);  // never more than half the move's time
   CHECK(f.player->replaced_answers() == 0);
   CHECK(f.logged("before the hard stop from now on"));
   // What the engine was told: 600 ms less the first margin, then less the learnt one.
@@ -585,7 +584,10 @@ TEST_CASE("usi player: a late engine's budget shrinks until the hard stop is no 
   CHECK(byoyomi[0] <= 580);
   CHECK(byoyomi[0] >= 560);
   CHECK(byoyomi.back() <= 600 - 150 - EngineMargin::kFloorMs);
-  CHECK(byoyomi.back() >= 280);  // half the time left when the go went out
+  // The learnt margin may pass half the move's time (a second hard stop on a loaded machine
+  // doubles its measure), but what the engine is told never loses more than half of the time
+  // left when the go went out.
+  for (const int64_t b : byoyomi) CHECK(b >= 280);
 }
 
 TEST_CASE("usi player: threads and the hash go out under the names the engine offers") {
