@@ -23,6 +23,11 @@
 #                      --held-out-every 10 --agreement-depth 1); default ../shared/data/records
 #                      when it exists
 #   --seed S           gensfen's seed (default: from the clock)
+#   --openings F       gensfen's openings: a file as sashite match reads them, or "book" for
+#                      every position of the shipped GPS Shogi book (data/book, 50,802
+#                      positions from the start to the middle game, written to OUT/openings.txt)
+#                      with the floodgate openings (default: the floodgate openings alone)
+#   --random-plies R   random moves after the opening, N or MIN,MAX (default 0,6)
 # Writes OUT/gen (positions), OUT/lab (labelled), OUT/next.nnue, OUT/log.txt (every stage's
 # output with its rate).
 set -euo pipefail
@@ -31,7 +36,7 @@ out=${1:?usage: scripts/nnue_generation.sh OUT [--minutes M] [--nodes N] [--dept
 shift
 minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=6 teacher=0.7 lambda=1
 train_args="--no-bucket-rows --quiet-margin 100"
-records="" seed=""
+records="" seed="" openings=data/openings/floodgate2016-400x4to8ply.txt random_plies=0,6
 [ -d ../shared/data/records ] && records=../shared/data/records
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +51,8 @@ while [ $# -gt 0 ]; do
     --train-args) train_args=$2; shift 2 ;;
     --records) records=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --openings) openings=$2; shift 2 ;;
+    --random-plies) random_plies=$2; shift 2 ;;
     *) echo "nnue_generation: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -59,12 +66,19 @@ fi
 mkdir -p "$out/gen" "$out/lab"
 log="$out/log.txt"
 say() { echo "[$(date '+%F %T')] $*" | tee -a "$log"; }
+if [ "$openings" = book ]; then
+  # The book's positions are 'sfen BOARD SIDE HANDS PLY' lines, as the openings reader takes them.
+  { cat data/openings/floodgate2016-400x4to8ply.txt
+    gzip -dc data/book/gpsshogi-joseki.yaneuraou.db.gz | grep '^sfen '; } > "$out/openings.txt"
+  openings="$out/openings.txt"
+fi
+[ -f "$openings" ] || { echo "nnue_generation: --openings $openings: no such file" >&2; exit 1; }
 
 # 1. Positions and labels side by side. Positions in check are never written; the search's
 # mate calls and the root's mate guard are off (a third of gensfen's time at 400 nodes and
 # nothing the teacher's labels need).
-gen_opts=(--out "$out/gen" --nodes "$nodes" --threads 1 --random-plies 0,6 --min-ply 4
-          --openings data/openings/floodgate2016-400x4to8ply.txt --progress 300
+gen_opts=(--out "$out/gen" --nodes "$nodes" --threads 1 --random-plies "$random_plies" --min-ply 4
+          --openings "$openings" --progress 300
           --option MateSearch=false --option MateGuardNodes=0)
 [ -n "$seed" ] && gen_opts+=(--seed "$seed")
 $play_with_init && [ -n "$init" ] && gen_opts+=(--option "EvalFile=$init")
