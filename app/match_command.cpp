@@ -31,6 +31,10 @@ CommandRun add_match_options(CLI::App& sub) {
   CLI::Option* byoyomi =
       sub.add_option("--byoyomi", o.byoyomi_ms, "byoyomi per move in ms (go byoyomi)")
           ->check(CLI::Range(1, 86400000));
+  sub.add_option("--byoyomi2", o.byoyomi2_ms,
+                 "time odds: engine2's byoyomi per move in ms (--byoyomi is then engine1's)")
+      ->check(CLI::Range(1, 86400000))
+      ->needs(byoyomi);
   CLI::Option* nodes = sub.add_option("--nodes", o.nodes, "nodes per move (go nodes)")
                            ->check(CLI::Range(int64_t(1), int64_t(1) << 50));
   CLI::Option* depth =

@@ -418,6 +418,37 @@ TEST_CASE("match: a Fischer clock over whole games, and a time loss under it") {
   CHECK(m.record(1).result == shogi::CsaSpecialMove::kTimeUp);
 }
 
+TEST_CASE("match: time odds give each engine its own byoyomi, whatever its colour") {
+  FakeMatch m;
+  MatchOptions o = m.options("cycle", "silent");
+  o.byoyomi2_ms = 100;  // engine1 200 ms, engine2 100 ms
+  o.time_margin_ms = 100;
+  o.log = true;
+  const std::string out = run(o);
+  CHECK(out.find("byoyomi 200 ms, engine2 100 ms (margin 100 ms)") != std::string::npos);
+  // Game 1: engine1 black; game 2: engine2 black; the silent engine2 loses both on time.
+  CHECK(m.summary() == std::vector<std::string>{"1-0\t1\ttime_up", "0-1\t0\ttime_up"});
+  const std::string log1 = read_text(m.dir.path / "out" / "g0001.log");
+  CHECK(log1.find("engine1 (black) > go btime 0 wtime 0 byoyomi 200") != std::string::npos);
+  CHECK(log1.find("engine2 (white) > go btime 0 wtime 0 byoyomi 100") != std::string::npos);
+  const std::string log2 = read_text(m.dir.path / "out" / "g0002.log");
+  CHECK(log2.find("engine2 (black) > go btime 0 wtime 0 byoyomi 100") != std::string::npos);
+  // Each side's clock in the record ($TIME+, $TIME-), no $TIME_LIMIT that would hide the odds.
+  const shogi::CsaRecord rec = m.record(2);
+  const auto has = [&rec](const std::string& key, const std::string& value) {
+    return std::find(rec.info.begin(), rec.info.end(),
+                     std::pair<std::string, std::string>{key, value}) != rec.info.end();
+  };
+  CHECK(has("TIME+", "0+0.1+0"));
+  CHECK(has("TIME-", "0+0.2+0"));
+  for (const auto& [key, value] : rec.info) CHECK(key != "TIME_LIMIT");
+
+  o.byoyomi_ms = 0;
+  o.nodes = 100;
+  const base::Status no_byoyomi = validate_match_options(o);
+  CHECK(no_byoyomi.message() == "--byoyomi2 (engine2's byoyomi) needs --byoyomi (engine1's)");
+}
+
 TEST_CASE("match: --sprt stops once the test decides and writes its state") {
   FakeMatch m;
   MatchOptions o = m.options("cycle", "illegal");  // engine1 wins every game

@@ -22,7 +22,7 @@ MatchClock::MatchClock(const MatchLimits& limits) : limits_(limits) {
 }
 
 int64_t MatchClock::available_ms(Color us) const {
-  return remaining_ms_[us] + limits_.increment_ms + limits_.byoyomi_ms;
+  return remaining_ms_[us] + limits_.increment_ms + limits_.byoyomi(us);
 }
 
 std::string MatchClock::go_command(Color us) const {
@@ -33,7 +33,7 @@ std::string MatchClock::go_command(Color us) const {
   if (limits_.increment_ms > 0)
     return s + " binc " + std::to_string(limits_.increment_ms) + " winc " +
            std::to_string(limits_.increment_ms);
-  return s + " byoyomi " + std::to_string(limits_.byoyomi_ms);
+  return s + " byoyomi " + std::to_string(limits_.byoyomi(us));
 }
 
 void MatchClock::charge(Color us, int64_t elapsed_ms) {
@@ -64,10 +64,10 @@ std::string csa_time_now() {
 }
 
 // The $TIME_LIMIT value "HH:MM+SS" (main time in whole minutes, byoyomi in whole seconds), or
-// "" when the clock cannot be written so (an increment, or other fractions).
+// "" when the clock cannot be written so (an increment, time odds, or other fractions).
 std::string csa_time_limit(const MatchLimits& limits) {
-  if (!limits.timed() || limits.increment_ms > 0 || limits.byoyomi_ms % 1000 != 0 ||
-      limits.main_time_ms % 60000 != 0)
+  if (!limits.timed() || limits.increment_ms > 0 || limits.odds() ||
+      limits.byoyomi_ms % 1000 != 0 || limits.main_time_ms % 60000 != 0)
     return "";
   const int64_t minutes = limits.main_time_ms / 60000;
   char buf[48];
@@ -282,10 +282,16 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
   rec.info.push_back({"END_TIME", csa_time_now()});
   if (std::string limit = csa_time_limit(limits); !limit.empty())
     rec.info.push_back({"TIME_LIMIT", limit});
-  if (limits.timed())
-    rec.info.push_back({"TIME", csa_seconds(limits.main_time_ms) + "+" +
-                                    csa_seconds(limits.byoyomi_ms) + "+" +
-                                    csa_seconds(limits.increment_ms)});
+  // CSA V3.0's $TIME, or with time odds each side's ($TIME+, $TIME-).
+  const auto csa_time = [&limits](Color c) {
+    return csa_seconds(limits.main_time_ms) + "+" + csa_seconds(limits.byoyomi(c)) + "+" +
+           csa_seconds(limits.increment_ms);
+  };
+  if (limits.timed() && !limits.odds()) rec.info.push_back({"TIME", csa_time(shogi::kBlack)});
+  if (limits.timed() && limits.odds()) {
+    rec.info.push_back({"TIME+", csa_time(shogi::kBlack)});
+    rec.info.push_back({"TIME-", csa_time(shogi::kWhite)});
+  }
   rec.comments.push_back("game " + std::to_string(setup.number) + ": black " + setup.black_label +
                          " = " + setup.black.command + ", white " + setup.white_label + " = " +
                          setup.white.command);

@@ -23,6 +23,8 @@ struct MatchLimits {
   int64_t main_time_ms = 0;
   int64_t increment_ms = 0;
   int byoyomi_ms = 0;
+  // Time odds: > 0, white's byoyomi (byoyomi_ms is then black's alone).
+  int white_byoyomi_ms = 0;
   int64_t nodes = 0;  // > 0 (and no clock): "go nodes N"
   int depth = 0;      // > 0 (and no clock, no nodes): "go depth D"
   // Timed: a move that takes longer than the time available (main time left + increment +
@@ -34,6 +36,12 @@ struct MatchLimits {
   int max_plies = 256;           // the game is drawn after this many moves (of the record)
 
   bool timed() const { return main_time_ms > 0 || increment_ms > 0 || byoyomi_ms > 0; }
+  // The byoyomi of the side c.
+  int byoyomi(shogi::Color c) const {
+    return c == shogi::kWhite && white_byoyomi_ms > 0 ? white_byoyomi_ms : byoyomi_ms;
+  }
+  // Whether the sides have different byoyomi (time odds).
+  bool odds() const { return byoyomi(shogi::kBlack) != byoyomi(shogi::kWhite); }
 };
 
 // Both sides' main time in a timed game, kept by the match's rules: a move of the side `us`

@@ -69,6 +69,8 @@ Status validate_match_options(const MatchOptions& o) {
       return Status::error("--tc " + o.time_control +
                            " with --byoyomi: a Fischer increment and a byoyomi do not mix");
   }
+  if (o.byoyomi2_ms > 0 && o.byoyomi_ms == 0)
+    return Status::error("--byoyomi2 (engine2's byoyomi) needs --byoyomi (engine1's)");
   if (!o.sprt.empty()) {
     SprtConfig c;
     if (Status s = parse_sprt_bounds(o.sprt, c); !s) return s;

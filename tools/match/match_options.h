@@ -21,6 +21,8 @@ struct MatchOptions {
   // nodes and depth.
   std::string time_control;
   int byoyomi_ms = 0;
+  // Time odds: > 0, engine2's byoyomi (engine1's is byoyomi_ms); needs byoyomi_ms.
+  int byoyomi2_ms = 0;
   int64_t nodes = 0;
   int depth = 0;
   std::string openings_path;  // "": every game from the start position

@@ -52,6 +52,9 @@ std::string match_event(const MatchOptions& o) {
     limit = "byoyomi " + std::to_string(o.byoyomi_ms) + " ms" + margin;
   else
     limit = o.nodes > 0 ? "nodes " + std::to_string(o.nodes) : "depth " + std::to_string(o.depth);
+  if (o.byoyomi2_ms > 0)  // time odds: "byoyomi 1000 ms, engine2 3000 ms (margin ...)"
+    limit.insert(limit.size() - margin.size(),
+                 ", engine2 " + std::to_string(o.byoyomi2_ms) + " ms");
   if (!o.sprt.empty()) {
     char buf[96];
     std::snprintf(buf, sizeof buf, ", SPRT [%s] alpha %g beta %g", o.sprt.c_str(), o.sprt_alpha,
@@ -130,6 +133,10 @@ std::vector<GameSetup> plan_games(const MatchOptions& o, const std::vector<Openi
     g.white_label = engine1_black ? "engine2" : "engine1";
     if (!openings.empty()) g.opening = openings[size_t(i / 2) % openings.size()];
     g.limits = limits;
+    if (o.byoyomi2_ms > 0) {  // time odds: each engine its own byoyomi, whatever its colour
+      g.limits.byoyomi_ms = engine1_black ? o.byoyomi_ms : o.byoyomi2_ms;
+      g.limits.white_byoyomi_ms = engine1_black ? o.byoyomi2_ms : o.byoyomi_ms;
+    }
     g.event = event;
     games.push_back(std::move(g));
   }
@@ -281,7 +288,9 @@ Status run_match(const MatchOptions& o, std::ostream& out) {
     if (!usi::is_gpsusi_command(*command)) continue;
     if (o.nodes > 0 || o.depth > 0)
       out << "match: warning: gpsusi exits on 'go nodes' and 'go depth': it will lose every game\n";
-    if (o.byoyomi_ms > 0 && o.byoyomi_ms + o.time_margin_ms < 1000)
+    const int byoyomi_ms =
+        command == &o.engine2 && o.byoyomi2_ms > 0 ? o.byoyomi2_ms : o.byoyomi_ms;
+    if (byoyomi_ms > 0 && byoyomi_ms + o.time_margin_ms < 1000)
       out << "match: warning: gpsusi thinks about 0.8 s whatever the byoyomi; "
              "byoyomi + margin below 1000 ms risks time losses\n";
   }
