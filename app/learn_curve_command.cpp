@@ -14,7 +14,7 @@ CommandRun add_learn_curve_options(CLI::App& sub) {
       ->required();
   sub.add_option("--weights", o->weights,
                  "a weight file, an NNUE network (*.nnue), default (the engine's EvalFile "
-                 "default) or hand-set")
+                 "default, the shipped network), linear (the shipped linear weights) or hand-set")
       ->capture_default_str();
   sub.add_option("--png", o->png_path, "also plot the curve to this PNG file (runs gnuplot)");
   sub.add_option("--bucket", o->bucket_cp, "bucket width in cp")

@@ -65,8 +65,19 @@ inline std::string shipped_file(std::string_view relative) {
       shipped_file_candidates(running_binary_directory(), relative, install_share_directory()));
 }
 
-// The shipped evaluation weights (EvalFile "default").
-inline std::string default_eval_file() { return shipped_file("data/weights/default.eval"); }
+// The shipped NNUE network, the engine's evaluation (EvalFile "default").
+inline std::string default_eval_file() { return shipped_file("data/nnue/default.nnue"); }
+
+// The shipped linear evaluation's weights (EvalFile "linear"; what `learn fit` starts from).
+inline std::string linear_eval_file() { return shipped_file("data/weights/default.eval"); }
+
+// The file an EvalFile value names: "default" (or empty) the shipped network, "linear" the
+// shipped linear weights, anything else itself.
+inline std::string resolve_eval_file(const std::string& choice) {
+  if (choice == "default" || choice.empty()) return default_eval_file();
+  if (choice == "linear") return linear_eval_file();
+  return choice;
+}
 
 // Where the built book is looked for when BookFile is "default".
 inline std::string default_book_directory() {

@@ -43,7 +43,8 @@
 //   ponder = false            ponder: think on the opponent's time about the reply the
 //                             engine expects (USI_Ponder, go ponder, ponderhit), built-in
 //                             and external engines alike
-//   weights = ""              evaluation weights file (EvalFile); "" = the shipped default
+//   weights = ""              the evaluation (EvalFile): a network (*.nnue), a weight file or
+//                             "linear"; "" = the shipped default network
 //   book = ""                 opening book directory (BookFile); "" = the shipped default,
 //                             "off" = no book (USI_OwnBook false)
 //   floodgate_comments = true send "'* <score> <pv>" after our moves

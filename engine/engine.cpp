@@ -40,12 +40,14 @@ Engine::Engine()
       .add_spin("Threads", 1, 1, 512,
                 "Search threads (Lazy SMP); with 1 the search is deterministic.")
       .on_change = [this](const Option& o) { search_->set_threads(int(o.as_int())); };
-  // Default: "default", the shipped data/weights/default.eval (learned; hand-set.eval beside it).
-  // A file named *.nnue is an NNUE network (engine/nnue/network.h) and evaluates instead.
+  // Default: "default", the shipped NNUE network data/nnue/default.nnue (it beat the linear
+  // evaluation at equal time); "linear" the shipped linear weights data/weights/default.eval.
+  // A file named *.nnue is an NNUE network (engine/nnue/network.h), any other a weight file.
   options_
       .add_filename("EvalFile", "default",
-                    "The evaluation: default = the shipped data/weights/default.eval; a *.nnue "
-                    "file is an NNUE network.")
+                    "The evaluation: default = the shipped network data/nnue/default.nnue; "
+                    "linear = the shipped linear weights data/weights/default.eval; a *.nnue "
+                    "file is an NNUE network, another file linear weights.")
       .on_change = [this](const Option&) { weights_loaded_ = false; };
   // Default: 0 (off). Noise added to every static evaluation, a function of the position and the
   // seed (EvalNoise in eval_noise.h): copies of the engine with other seeds are other players,
@@ -425,8 +427,7 @@ Status Engine::load_mate_model() {
 
 Status Engine::load_weights() {
   if (weights_loaded_) return Status::ok();
-  std::string path = options_.get_string("EvalFile");
-  if (path == "default" || path.empty()) path = default_eval_file();
+  const std::string path = base::resolve_eval_file(options_.get_string("EvalFile"));
   // A network file (.nnue) evaluates with NNUE; the quick move of a search stopped before
   // depth 1 then uses the built-in hand-set weights (no second file to load).
   if (path.size() > 5 && path.compare(path.size() - 5, 5, ".nnue") == 0) {

@@ -81,7 +81,8 @@ gen_opts=(--out "$out/gen" --nodes "$nodes" --threads 1 --random-plies "$random_
           --openings "$openings" --progress 300
           --option MateSearch=false --option MateGuardNodes=0)
 [ -n "$seed" ] && gen_opts+=(--seed "$seed")
-$play_with_init && [ -n "$init" ] && gen_opts+=(--option "EvalFile=$init")
+if $play_with_init && [ -n "$init" ]; then gen_opts+=(--option "EvalFile=$init")
+else gen_opts+=(--option EvalFile=linear); fi
 say "gensfen for $minutes minutes: ${gen_opts[*]}"
 build/sashite gensfen "${gen_opts[@]}" >> "$log" 2>&1 &
 gen_pid=$!

@@ -178,7 +178,8 @@ TEST_CASE("gensfen: a small run writes legal, deduplicated records in numbered b
 
 TEST_CASE("gensfen: values and results are the side to move's, in games a bishop up") {
   // Each opening leaves one side a bishop up (the other's in its hand); the search, at
-  // depth 3, keeps that side ahead until its value passes the limit, and it wins.
+  // depth 3 with the linear evaluation (whose material values keep the lead in sight at that
+  // depth), keeps that side ahead until its value passes the limit, and it wins.
   const struct {
     const char* sfen;
     shogi::Color ahead;
@@ -204,6 +205,7 @@ TEST_CASE("gensfen: values and results are the side to move's, in games a bishop
     o.hash_mb = 1;
     o.dedup_mb = 1;
     o.progress_seconds = 1;
+    o.engine_options = {"EvalFile=linear"};
     std::ostringstream out;
     REQUIRE_MESSAGE(run_gensfen(o, out).is_ok(), out.str());
     std::vector<GensfenRecord> records;

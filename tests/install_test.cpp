@@ -58,6 +58,7 @@ TEST_CASE("scripts/install.sh: the installed binary plays with its weights and i
   CHECK(fs::exists(share / "data/weights/default.eval"));
   CHECK(fs::exists(share / "data/mate/svm.model"));
   CHECK(fs::exists(share / "data/nnue/candidate.nnue"));
+  CHECK(fs::exists(share / "data/nnue/default.nnue"));
   CHECK(fs::exists(share / "book/default/CURRENT"));
   CHECK(!fs::exists(share / "book/default/LOCK"));
   CHECK(fs::exists(share / "config/floodgate.toml"));

@@ -37,6 +37,19 @@ std::string temporary_path(const std::string& name) {
       .string();
 }
 
+// The nodes the engine searches to `depth` after 7g7f 3c3d, its book off.
+uint64_t nodes_at_depth(Engine& engine, int depth) {
+  REQUIRE(engine.set_option("USI_OwnBook", "false"));
+  REQUIRE(engine.prepare().is_ok());
+  engine.new_game();
+  REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d"}).is_ok());
+  SearchLimits limits;
+  limits.depth = depth;
+  const SearchResult r = engine.search(limits);
+  CHECK(r.kind == SearchResult::Kind::kMove);
+  return engine.nodes_searched();
+}
+
 }  // namespace
 
 TEST_CASE("nnue: a full set has 40 distinct features per perspective, inside the range") {
@@ -177,21 +190,12 @@ TEST_CASE("nnue: a position without a king evaluates") {
 TEST_CASE("nnue: EvalFile names a network; the search uses it; a damaged one is an error") {
   const std::string path = temporary_path("engine.nnue");
   REQUIRE(test::random_network(21).save(path).is_ok());
-  auto search_nodes = [](Engine& engine) {
-    REQUIRE(engine.set_option("USI_OwnBook", "false"));
-    REQUIRE(engine.prepare().is_ok());
-    engine.new_game();
-    REQUIRE(engine.set_position("startpos", {"7g7f", "3c3d"}).is_ok());
-    SearchLimits limits;
-    // Depth 2: deeper, a random network's wide swings send reduced moves back a ply deeper
-    // at ply after ply (the late-move re-search), so that the depth stops falling and the
-    // tree grows far too large for a unit test; the two evaluations' trees differ at depth 1.
-    limits.depth = 2;
-    const SearchResult r = engine.search(limits);
-    CHECK(r.kind == SearchResult::Kind::kMove);
-    return engine.nodes_searched();
-  };
+  // Depth 2: deeper, a random network's wide swings send reduced moves back a ply deeper
+  // at ply after ply (the late-move re-search), so that the depth stops falling and the
+  // tree grows far too large for a unit test; the two evaluations' trees differ at depth 1.
+  auto search_nodes = [](Engine& engine) { return nodes_at_depth(engine, 2); };
   Engine linear, network;
+  REQUIRE(linear.set_option("EvalFile", "linear"));
   REQUIRE(network.set_option("EvalFile", path));
   const uint64_t linear_nodes = search_nodes(linear), network_nodes = search_nodes(network);
   CHECK(linear_nodes != network_nodes);           // another evaluation, another tree
@@ -214,29 +218,47 @@ TEST_CASE("nnue: EvalFile names a network; the search uses it; a damaged one is 
   std::filesystem::remove(damaged);
 }
 
-TEST_CASE("nnue: the shipped candidate network loads and sees material, with and without AVX2") {
-  const std::string path = std::string(SASHITE_TEST_DATA_DIR) + "/../../data/nnue/candidate.nnue";
-  Network net;
-  const Status loaded = net.load(path);
-  REQUIRE_MESSAGE(loaded.is_ok(), loaded.message());
-  // Black a rook up (White's rook in Black's hand): better for Black, worse for White to
-  // move, by several pawns either way; the start position is near even.
-  const char* ahead = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1";
-  const char* behind = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w R 1";
-  Position pos;
-  REQUIRE(pos.set_sfen(ahead).is_ok());
-  const Value black_to_move = evaluate(pos, net);
-  REQUIRE(pos.set_sfen(behind).is_ok());
-  const Value white_to_move = evaluate(pos, net);
-  REQUIRE(pos.set_sfen("startpos").is_ok());
-  const Value start = evaluate(pos, net);
-  CHECK(black_to_move > 500);
-  CHECK(white_to_move < -500);
-  CHECK(std::abs(start) < 200);
-  set_simd(false);
-  REQUIRE(pos.set_sfen(ahead).is_ok());
-  CHECK(evaluate(pos, net) == black_to_move);
-  set_simd(true);
+TEST_CASE("nnue: EvalFile default is the shipped network, linear the shipped linear weights") {
+  const std::string data = std::string(SASHITE_TEST_DATA_DIR) + "/../../data/";
+  auto search_nodes = [](const std::string& eval_file) {
+    Engine engine;
+    if (!eval_file.empty()) REQUIRE(engine.set_option("EvalFile", eval_file));
+    return nodes_at_depth(engine, 3);
+  };
+  const uint64_t by_default = search_nodes("");
+  CHECK(search_nodes("default") == by_default);
+  CHECK(search_nodes(data + "nnue/default.nnue") == by_default);
+  const uint64_t linear = search_nodes("linear");
+  CHECK(search_nodes(data + "weights/default.eval") == linear);
+  CHECK(linear != by_default);
+}
+
+TEST_CASE("nnue: the shipped networks load and see material, with and without AVX2") {
+  for (const char* name : {"candidate.nnue", "default.nnue"}) {
+    CAPTURE(name);
+    const std::string path = std::string(SASHITE_TEST_DATA_DIR) + "/../../data/nnue/" + name;
+    Network net;
+    const Status loaded = net.load(path);
+    REQUIRE_MESSAGE(loaded.is_ok(), loaded.message());
+    // Black a rook up (White's rook in Black's hand): better for Black, worse for White to
+    // move, by several pawns either way; the start position is near even.
+    const char* ahead = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1";
+    const char* behind = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w R 1";
+    Position pos;
+    REQUIRE(pos.set_sfen(ahead).is_ok());
+    const Value black_to_move = evaluate(pos, net);
+    REQUIRE(pos.set_sfen(behind).is_ok());
+    const Value white_to_move = evaluate(pos, net);
+    REQUIRE(pos.set_sfen("startpos").is_ok());
+    const Value start = evaluate(pos, net);
+    CHECK(black_to_move > 500);
+    CHECK(white_to_move < -500);
+    CHECK(std::abs(start) < 200);
+    set_simd(false);
+    REQUIRE(pos.set_sfen(ahead).is_ok());
+    CHECK(evaluate(pos, net) == black_to_move);
+    set_simd(true);
+  }
 }
 
 }  // namespace nnue_test

@@ -321,6 +321,7 @@ TEST_CASE("movetime is respected") {
   Engine engine;
   engine.set_option("USI_Hash", "16");
   engine.set_option("MoveOverhead", "50");
+  REQUIRE(engine.prepare().is_ok());  // the evaluation loaded first, as isready does
   REQUIRE(engine.set_position("startpos", {}).is_ok());
   SearchLimits limits;
   limits.movetime_ms = 300;

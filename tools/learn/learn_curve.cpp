@@ -237,8 +237,6 @@ Status run_gnuplot(const std::string& gnuplot_program, const std::string& script
 
 namespace {
 
-std::string default_weights_path() { return base::default_eval_file(); }
-
 // The evaluation a run values with, and the file our engine loads it from (EvalFile): linear
 // weights, or an NNUE network (a *.nnue file, as EvalFile takes it); the hand-set weights go
 // through a temporary file, removed by the destructor.
@@ -259,7 +257,7 @@ class CurveWeights {
       eval_file_ = temporary_;
       return weights_.save(temporary_);
     }
-    eval_file_ = choice == "default" || choice.empty() ? default_weights_path() : choice;
+    eval_file_ = base::resolve_eval_file(choice);
     if (eval_file_.size() > 5 && eval_file_.compare(eval_file_.size() - 5, 5, ".nnue") == 0) {
       description_ = "network " + eval_file_;
       network_ = std::make_unique<engine::nnue::Network>();

@@ -15,8 +15,9 @@ namespace tools {
 // What `sashite learn curve` is asked to do. Defaults are those of the command line.
 struct CurveOptions {
   std::string records_dir;  // CSA records under it, recursively (sorted by path)
-  // A weight file, an NNUE network (*.nnue), "default" (the engine's default EvalFile, found
-  // as the engine finds it) or "hand-set" (eval::Weights::hand_set()). Default: "default".
+  // A weight file, an NNUE network (*.nnue), "default" or "linear" (as the engine's EvalFile
+  // takes them: the shipped network, the shipped linear weights) or "hand-set"
+  // (eval::Weights::hand_set()). Default: "default".
   std::string weights = "default";
   std::string png_path;     // "": no plot
   int bucket_cp = 100;      // bucket width

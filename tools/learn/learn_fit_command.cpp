@@ -49,7 +49,7 @@ base::Status run_learn_fit(const LearnFitCommandOptions& o) {
   }
   eval::Weights init = eval::Weights::hand_set();
   if (o.init != "hand-set") {
-    const std::string path = o.init == "default" ? base::default_eval_file() : o.init;
+    const std::string path = o.init == "default" ? base::linear_eval_file() : o.init;
     if (base::Status s = init.load(path); !s) return s;
   }
   eval::Weights out;
