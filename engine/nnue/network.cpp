@@ -4,9 +4,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "base/file_write.h"
@@ -212,13 +213,14 @@ Status Network::save(const std::string& path) const { return replace_file(path, 
 Status Network::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error("NNUE file '" + path + "': cannot open it");
-  std::string bytes;
-  try {  // libstdc++'s filebuf throws on a read error (a directory) under this iterator
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    return Status::error("NNUE file '" + path + "': cannot read it: " + e.code().message());
-  }
-  if (in.bad()) return Status::error("NNUE file '" + path + "': read error");
+  // One read of the whole file (byte by byte, 14 MB took seconds under the sanitizers).
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::error("NNUE file '" + path + "': cannot read it: " + ec.message());
+  std::string bytes(size_t(size), '\0');
+  in.read(bytes.data(), std::streamsize(size));
+  if (in.bad() || size_t(in.gcount()) != bytes.size())
+    return Status::error("NNUE file '" + path + "': read error");
   return parse(bytes, path);
 }
 
