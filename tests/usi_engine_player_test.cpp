@@ -84,6 +84,9 @@ struct Fixture {
     c.threads = 1;
     c.hash_mb = 16;
     c.book = "off";
+    // The fallback's 150 ms searches check the clock every so many nodes; under ThreadSanitizer
+    // the network's nodes are slow enough to stretch that past the grace tests' bounds.
+    c.weights = "linear";
     REQUIRE(fallback.configure(c));
     UsiEngineSettings s;
     s.command = kFake;
