@@ -74,6 +74,11 @@ CommandRun add_gensfen_options(CLI::App& sub) {
   sub.add_option("--hash", r.hash_mb, "transposition table per engine, MB")->capture_default_str();
   sub.add_option("--dedup-mb", r.dedup_mb, "memory for the keys of positions already written")
       ->capture_default_str();
+  sub.add_option("--leaves", r.leaves,
+                 "for each position written, up to N leaves (a random other move and the "
+                 "quiescence PV after it, searched like the positions) into --leaves-out")
+      ->check(CLI::Range(0, 64));
+  sub.add_option("--leaves-out", r.leaves_dir, "directory for the leaves' batch files");
   sub.add_option("--progress", r.progress_seconds, "seconds between progress lines")
       ->capture_default_str();
   sub.footer(

@@ -28,6 +28,9 @@
 #                      positions from the start to the middle game, written to OUT/openings.txt)
 #                      with the floodgate openings (default: the floodgate openings alone)
 #   --random-plies R   random moves after the opening, N or MIN,MAX (default 0,6)
+#   --leaves K         gensfen writes up to K leaves a position too (a random other move and
+#                      the quiescence PV after it) to OUT/leaves-gen, labelled into
+#                      OUT/leaves-lab on the positions' scale; the training takes both
 # Writes OUT/gen (positions), OUT/lab (labelled), OUT/next.nnue, OUT/log.txt (every stage's
 # output with its rate).
 set -euo pipefail
@@ -36,7 +39,7 @@ out=${1:?usage: scripts/nnue_generation.sh OUT [--minutes M] [--nodes N] [--dept
 shift
 minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=6 teacher=0.7 lambda=1
 train_args="--no-bucket-rows --quiet-margin 100"
-records="" seed="" openings=data/openings/floodgate2016-400x4to8ply.txt random_plies=0,6
+records="" seed="" openings=data/openings/floodgate2016-400x4to8ply.txt random_plies=0,6 leaves=0
 [ -d ../shared/data/records ] && records=../shared/data/records
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift 2 ;;
     --openings) openings=$2; shift 2 ;;
     --random-plies) random_plies=$2; shift 2 ;;
+    --leaves) leaves=$2; shift 2 ;;
     *) echo "nnue_generation: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -81,12 +85,22 @@ gen_opts=(--out "$out/gen" --nodes "$nodes" --threads 1 --random-plies "$random_
           --openings "$openings" --progress 300
           --option MateSearch=false --option MateGuardNodes=0)
 [ -n "$seed" ] && gen_opts+=(--seed "$seed")
+[ "$leaves" -gt 0 ] && gen_opts+=(--leaves "$leaves" --leaves-out "$out/leaves-gen")
 if $play_with_init && [ -n "$init" ]; then gen_opts+=(--option "EvalFile=$init")
 else gen_opts+=(--option EvalFile=linear); fi
 say "gensfen for $minutes minutes: ${gen_opts[*]}"
 build/sashite gensfen "${gen_opts[@]}" >> "$log" 2>&1 &
 gen_pid=$!
 trap 'kill $gen_pid 2>/dev/null || true' EXIT
+# The leaves are labelled on the scale fitted to the positions' game results (theirs are the
+# games' results, not their own): the positions' scale file is copied beside them first.
+label_leaves() {
+  [ "$leaves" -gt 0 ] && [ -f "$out/lab/teacher-scale.txt" ] || return 0
+  mkdir -p "$out/leaves-lab"
+  [ -f "$out/leaves-lab/teacher-scale.txt" ] || cp "$out/lab/teacher-scale.txt" "$out/leaves-lab/"
+  build/osl_label --in "$out/leaves-gen" --out "$out/leaves-lab" --quiescence-depth "$depth" \
+    --threads "$1" >> "$log" 2>&1
+}
 end=$(( $(date +%s) + minutes * 60 ))
 while [ "$(date +%s)" -lt "$end" ] && kill -0 $gen_pid 2>/dev/null; do
   sleep 30
@@ -94,6 +108,7 @@ while [ "$(date +%s)" -lt "$end" ] && kill -0 $gen_pid 2>/dev/null; do
   # generation below must succeed.
   build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" --threads 1 \
     >> "$log" 2>&1 || true
+  label_leaves 1 || true
 done
 kill $gen_pid 2>/dev/null || true  # the batches being filled are lost (under 10,000 positions)
 wait $gen_pid 2>/dev/null || true
@@ -102,8 +117,12 @@ trap - EXIT
 say "labelling what is left"
 build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" \
   --threads "$(nproc)" >> "$log" 2>&1
+label_leaves "$(nproc)"
 # 3. Training (a checkpoint an epoch: after a kill, rerun with --train-args "... --resume").
-train_opts=(--data "$out/lab" --out "$out/next.nnue" --teacher "$teacher" --lambda "$lambda"
+# The leaves first: the held-out positions are the last of the data, the games' positions.
+data=("$out/lab")
+[ "$leaves" -gt 0 ] && data=("$out/leaves-lab" "$out/lab")
+train_opts=(--data "${data[@]}" --out "$out/next.nnue" --teacher "$teacher" --lambda "$lambda"
             --threads "$(nproc)" --epochs "$epochs")
 [ -n "$init" ] && train_opts+=(--init "$init")
 # shellcheck disable=SC2206

@@ -2,7 +2,7 @@
 // promoted pieces included, the teacher's fields too), files are checked on reading (version
 // 1 files read as unlabelled), a small run writes complete, legal, deduplicated records in
 // numbered batches that a second run continues, and the values and results are the side to
-// move's (games from a position where one side is a bishop up).
+// move's (games from a position where one side is a bishop up), the leaves' too.
 #include "tools/learn/gensfen.h"
 
 #include <doctest/doctest.h>
@@ -174,6 +174,13 @@ TEST_CASE("gensfen: a small run writes legal, deduplicated records in numbered b
   o.depth = 2;
   o.engine_options = {"NoSuchOption=1"};
   CHECK_FALSE(run_gensfen(o, again).is_ok());
+  o.engine_options.clear();
+  o.leaves = 1;  // leaves want their own directory
+  CHECK_FALSE(validate_gensfen_options(o).is_ok());
+  o.leaves_dir = o.out_dir;
+  CHECK_FALSE(validate_gensfen_options(o).is_ok());
+  o.leaves_dir = (dir.path / "leaves").string();
+  CHECK(validate_gensfen_options(o).is_ok());
 }
 
 TEST_CASE("gensfen: values and results are the side to move's, in games a bishop up") {
@@ -206,15 +213,45 @@ TEST_CASE("gensfen: values and results are the side to move's, in games a bishop
     o.dedup_mb = 1;
     o.progress_seconds = 1;
     o.engine_options = {"EvalFile=linear"};
+    o.leaves = 2;
+    o.leaves_dir = (dir.path / "leaves").string();
     std::ostringstream out;
     REQUIRE_MESSAGE(run_gensfen(o, out).is_ok(), out.str());
-    std::vector<GensfenRecord> records;
-    for (const auto& e : fs::directory_iterator(o.out_dir)) {
-      std::vector<GensfenRecord> file;
-      REQUIRE(read_gensfen_file(e.path().string(), file).is_ok());
-      records.insert(records.end(), file.begin(), file.end());
-    }
+    auto read_all = [](const std::string& path) {
+      std::vector<GensfenRecord> records;
+      for (const auto& e : fs::directory_iterator(path)) {
+        std::vector<GensfenRecord> file;
+        REQUIRE(read_gensfen_file(e.path().string(), file).is_ok());
+        records.insert(records.end(), file.begin(), file.end());
+      }
+      return records;
+    };
+    const std::vector<GensfenRecord> records = read_all(o.out_dir);
     REQUIRE(records.size() >= 20);
+    // The leaves: a random move away from the game and quiet by the linear evaluation's
+    // quiescence search, so still mostly the side ahead's; their results are the game's.
+    const std::vector<GensfenRecord> leaves = read_all(o.leaves_dir);
+    REQUIRE(leaves.size() >= 10);
+    CHECK(leaves.size() <= 2 * records.size());
+    std::set<uint64_t> game_keys;
+    for (const GensfenRecord& r : records) {
+      shogi::Position pos;
+      REQUIRE(pos.set(r.position).is_ok());
+      game_keys.insert(pos.key());
+    }
+    int leaves_ahead_positive = 0;
+    for (const GensfenRecord& r : leaves) {
+      CAPTURE(shogi::format_sfen(r.position));
+      shogi::Position pos;
+      REQUIRE(pos.set(r.position).is_ok());
+      CHECK_FALSE(pos.in_check());
+      CHECK(game_keys.count(pos.key()) == 0);
+      CHECK(shogi::legal_moves(pos).contains(pos.complete_move(shogi::Move(r.move16))));
+      const bool ahead = r.position.side_to_move == opening.ahead;
+      CHECK(r.result == (ahead ? 1 : -1));
+      leaves_ahead_positive += (r.value > 0) == ahead;
+    }
+    CHECK(leaves_ahead_positive * 4 >= int(leaves.size()) * 3);
     int ahead_to_move = 0, behind_to_move = 0;
     for (const GensfenRecord& r : records) {
       CAPTURE(shogi::format_sfen(r.position));

@@ -12,12 +12,16 @@
 #include <thread>
 
 #include "base/file_write.h"
+#include "base/shipped_file.h"
 #include "engine/engine.h"
+#include "engine/eval/incremental_evaluator.h"
+#include "engine/eval/weights.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/position.h"
 #include "tools/common/splitmix.h"
 #include "tools/learn/gensfen_format.h"
+#include "tools/learn/learn_search.h"
 #include "tools/match/match_openings.h"
 
 namespace tools {
@@ -92,6 +96,11 @@ Status validate_gensfen_options(const GensfenOptions& o) {
     return Status::error("give exactly one of --depth D and --nodes N");
   if (o.threads < 1 || o.batch < 1 || o.random_min < 0 || o.random_max < o.random_min)
     return Status::error("bad --threads, --batch or --random-plies");
+  if (o.leaves < 0 || (o.leaves > 0) != !o.leaves_dir.empty())
+    return Status::error("--leaves N and --leaves-out DIR go together");
+  std::error_code ec;
+  if (o.leaves > 0 && fs::weakly_canonical(o.leaves_dir, ec) == fs::weakly_canonical(o.out_dir, ec))
+    return Status::error("--leaves-out must be another directory than --out");
   for (const std::string& kv : o.engine_options)
     if (kv.find('=') == std::string::npos)
       return Status::error("engine option '" + kv + "': expected NAME=VALUE");
@@ -107,9 +116,16 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
     openings.push_back(Opening{});
   }
   std::error_code ec;
-  fs::create_directories(o.out_dir, ec);
-  if (!fs::is_directory(o.out_dir, ec))
-    return Status::error(o.out_dir + ": cannot create the directory");
+  for (const std::string& dir : {o.out_dir, o.leaves_dir}) {
+    if (dir.empty()) continue;
+    fs::create_directories(dir, ec);
+    if (!fs::is_directory(dir, ec)) return Status::error(dir + ": cannot create the directory");
+  }
+  // The leaves' quiescence search uses the shipped linear weights, whatever the games play.
+  engine::eval::Weights linear;
+  if (o.leaves > 0) {
+    if (Status s = linear.load(base::linear_eval_file()); !s) return s;
+  }
   // Check that the engine options and the evaluation load, once, before the threads.
   {
     engine::Engine probe;
@@ -122,7 +138,8 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
 
   std::mutex mu;  // guards the counters below, the file numbers and `out`
   int next_file = first_free_number(o.out_dir, o.shard);
-  int64_t written = 0, games = 0, files = 0;
+  int next_leaf_file = o.leaves > 0 ? first_free_number(o.leaves_dir, o.shard) : 0;
+  int64_t written = 0, games = 0, files = 0, leaves_written = 0;
   int64_t generated = 0;  // positions of finished games, written or waiting in a batch
   Status failure;
   std::atomic<bool> stop{false};
@@ -136,11 +153,13 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
     char line[256];
     std::snprintf(line, sizeof line,
                   "gensfen: %s %lld positions (%lld written in %lld files), %lld games, %.0f s, "
-                  "%.0f positions/hour\n",
+                  "%.0f positions/hour",
                   what, static_cast<long long>(generated), static_cast<long long>(written),
                   static_cast<long long>(files), static_cast<long long>(games), s,
                   s > 0 ? double(generated) * 3600.0 / s : 0.0);
-    out << line << std::flush;
+    out << line;
+    if (o.leaves > 0) out << ", " << leaves_written << " leaves written";
+    out << std::endl;
   };
   out << "gensfen: shard " << o.shard << ", " << o.threads << " threads, "
       << (o.depth > 0 ? "depth " + std::to_string(o.depth) : "nodes " + std::to_string(o.nodes))
@@ -148,10 +167,11 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       << (o.openings_path.empty() ? std::string("start position") : o.openings_path) << " ("
       << openings.size() << "), random plies " << o.random_min << ".." << o.random_max
       << ", from ply " << o.min_ply << ", files from number " << next_file << " in " << o.out_dir
-      << ", seed " << seed << std::endl;
+      << ", seed " << seed;
+  if (o.leaves > 0) out << ", " << o.leaves << " leaves a position in " << o.leaves_dir;
+  out << std::endl;
 
-  auto worker = [&](int id) {
-    engine::Engine e;
+  auto set_up = [&](engine::Engine& e) {
     e.set_option("USI_Hash", std::to_string(o.hash_mb));
     e.set_option("USI_OwnBook", "false");
     e.set_option("Threads", "1");
@@ -160,33 +180,91 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       e.set_option(kv.substr(0, eq), kv.substr(eq + 1));
     }
     (void)e.prepare();  // checked above
+  };
+  auto worker = [&](int id) {
+    engine::Engine e;
+    set_up(e);
     SplitMix64 rng{seed ^ (0x632BE59BD9B4E019ull * uint64_t(id + 1)) ^ (uint64_t(o.shard) << 48)};
-    std::vector<GensfenRecord> batch;
+    // The leaves have their own engine and random numbers: with or without them, a seed
+    // plays the same games.
+    std::unique_ptr<engine::Engine> leaf_engine;
+    if (o.leaves > 0) {
+      leaf_engine = std::make_unique<engine::Engine>();
+      set_up(*leaf_engine);
+    }
+    SplitMix64 leaf_rng{~rng.state};
+    std::vector<GensfenRecord> batch, leaf_batch;
     engine::SearchLimits limits;
     limits.depth = o.depth;
     limits.nodes = o.nodes;
-    auto flush = [&](bool partial) {
-      if (batch.empty() || (!partial && int(batch.size()) < o.batch)) return true;
+    engine::eval::IncrementalEvaluator leaf_evaluator;
+    // Writes a full batch (any, when partial) of positions or of leaves to its directory.
+    auto flush_records = [&](std::vector<GensfenRecord>& records, bool leaves, bool partial) {
+      if (records.empty() || (!partial && int(records.size()) < o.batch)) return true;
       int number;
       {
         std::lock_guard<std::mutex> lock(mu);
-        number = next_file++;
+        number = leaves ? next_leaf_file++ : next_file++;
       }
       char name[64];
       std::snprintf(name, sizeof name, "gensfen-s%d-%06d.bin", o.shard, number);
       const Status w =
-          base::replace_file((fs::path(o.out_dir) / name).string(), gensfen_file_bytes(batch));
+          base::replace_file((fs::path(leaves ? o.leaves_dir : o.out_dir) / name).string(),
+                             gensfen_file_bytes(records));
       std::lock_guard<std::mutex> lock(mu);
       if (!w.is_ok()) {
         if (failure.is_ok()) failure = w;
         stop = true;
         return false;
       }
-      written += int64_t(batch.size());
-      ++files;
-      batch.clear();
-      if (o.positions > 0 && written >= o.positions) stop = true;
+      if (leaves) {
+        leaves_written += int64_t(records.size());
+      } else {
+        written += int64_t(records.size());
+        ++files;
+        if (o.positions > 0 && written >= o.positions) stop = true;
+      }
+      records.clear();
       return true;
+    };
+    auto flush = [&](bool partial) {
+      return flush_records(batch, false, partial) && flush_records(leaf_batch, true, partial);
+    };
+    // Up to o.leaves leaves of `parent` (the game's position after root and moves, `played`
+    // its move): a random other legal move, the linear quiescence PV after it, the engine's
+    // search there (by the leaves' engine).
+    auto add_leaves = [&](const shogi::Position& parent, shogi::Move played,
+                          const shogi::Position& root, const std::vector<shogi::Move>& moves,
+                          std::vector<GensfenRecord>& leaves, std::vector<shogi::Color>& movers) {
+      const shogi::MoveList legal = shogi::legal_moves(parent);
+      if (legal.size() < 2) return;
+      shogi::Position work = parent;
+      std::vector<shogi::Move> line;
+      for (int k = 0; k < o.leaves && !stop; ++k) {
+        shogi::Move m;
+        do m = legal[size_t(leaf_rng.below(legal.size()))];
+        while (m == played);
+        const MoveLeaf leaf = search_move_leaf(work, leaf_evaluator, linear, m);
+        if (leaf.mated) continue;
+        const shogi::Position at = leaf_position(parent, leaf);
+        if (at.in_check() || shogi::legal_moves(at).size() == 0 || !seen.insert(at.key())) continue;
+        line = moves;
+        line.push_back(m);
+        line.insert(line.end(), leaf.pv.begin(), leaf.pv.end());
+        if (!leaf_engine->set_position(root, line).is_ok()) continue;
+        const engine::SearchResult r = leaf_engine->search(limits);
+        if (r.kind != engine::SearchResult::Kind::kMove || r.best == shogi::kMoveNone ||
+            r.score == shogi::kValueNone)
+          continue;
+        GensfenRecord rec;
+        rec.position = at.setup();
+        rec.value = clamp_value(r.score);
+        rec.move16 = r.best.key16();
+        rec.ply = uint16_t(std::min(at.game_ply(), 65535));
+        rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
+        leaves.push_back(rec);
+        movers.push_back(at.side_to_move());
+      }
     };
     while (!stop) {
       const Opening& opening = openings[rng.below(openings.size())];
@@ -208,8 +286,8 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       }
       if (dead) continue;
       e.new_game();
-      std::vector<GensfenRecord> game;
-      std::vector<shogi::Color> movers;
+      std::vector<GensfenRecord> game, game_leaves;
+      std::vector<shogi::Color> movers, leaf_movers;
       int winner = -1;  // colour that won, 2 for a draw
       while (!stop) {
         const shogi::Position& pos = e.position();
@@ -249,6 +327,9 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
           rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
           game.push_back(rec);
           movers.push_back(us);
+          if (o.leaves > 0) {
+            add_leaves(pos, r.best, root, moves, game_leaves, leaf_movers);
+          }
         }
         moves.push_back(r.best);
         if (!e.set_position(root, moves).is_ok()) break;
@@ -266,6 +347,11 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
       for (size_t i = 0; i < game.size(); ++i) {
         game[i].result = winner == 2 ? 0 : int(movers[i]) == winner ? 1 : -1;
         batch.push_back(game[i]);
+        if (!flush(false)) return;
+      }
+      for (size_t i = 0; i < game_leaves.size(); ++i) {
+        game_leaves[i].result = winner == 2 ? 0 : int(leaf_movers[i]) == winner ? 1 : -1;
+        leaf_batch.push_back(game_leaves[i]);
         if (!flush(false)) return;
       }
       std::lock_guard<std::mutex> lock(mu);

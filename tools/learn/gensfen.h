@@ -28,6 +28,13 @@ struct GensfenOptions {
   int hash_mb = 16;
   int dedup_mb = 64;  // the table of position keys already written
   int progress_seconds = 30;
+  // Leaves: for each position written, up to `leaves` positions one random move away (any
+  // legal move but the one played) and then along the linear evaluation's quiescence PV to a
+  // quiet position, as the depth-1 searches that rank a position's moves see them; each
+  // searched to the same limit and written to leaves_dir (its own numbered files), with the
+  // game's result for its side to move. 0: none.
+  int leaves = 0;
+  std::string leaves_dir;
 };
 
 // Plays games and writes their positions until `positions` are written (or forever): each
@@ -39,7 +46,9 @@ struct GensfenOptions {
 // depth and the game's result for the side to move. Files gensfen-s<shard>-<NNNNNN>.bin of
 // `batch` records each are written whole as they fill (a kill loses at most the batches
 // being filled); numbering continues after the files already in out_dir. Prints progress
-// (positions, games, positions per hour) every progress_seconds and at the end.
+// (positions, games, positions per hour) every progress_seconds and at the end. With leaves
+// (above), positions and leaves share the table of keys; leaves in check, mated or without a
+// search value are not written.
 base::Status run_gensfen(const GensfenOptions& options, std::ostream& out);
 
 // An error for options that are missing or do not go together (the command line; run_gensfen
