@@ -79,6 +79,12 @@ inline std::string resolve_eval_file(const std::string& choice) {
   return choice;
 }
 
+// Whether an evaluation file (resolved) is an NNUE network rather than linear weights: by
+// its .nnue suffix, as the engine and `learn curve` choose how to load it.
+inline bool is_network_file(std::string_view path) {
+  return path.size() > 5 && path.substr(path.size() - 5) == ".nnue";
+}
+
 // Where the built book is looked for when BookFile is "default".
 inline std::string default_book_directory() {
   return first_existing(

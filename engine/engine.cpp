@@ -430,7 +430,7 @@ Status Engine::load_weights() {
   const std::string path = base::resolve_eval_file(options_.get_string("EvalFile"));
   // A network file (.nnue) evaluates with NNUE; the quick move of a search stopped before
   // depth 1 then uses the built-in hand-set weights (no second file to load).
-  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".nnue") == 0) {
+  if (base::is_network_file(path)) {
     auto network = std::make_shared<nnue::Network>();
     Status status = network->load(path);
     search_->set_weights(std::make_shared<eval::Weights>(eval::Weights::hand_set()));

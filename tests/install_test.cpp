@@ -41,6 +41,15 @@ TEST_CASE("shipped files: the build tree, beside the binary, ../share/sashite, t
   CHECK(base::first_existing({"/nonexistent/a", kRepository / "Makefile"}) ==
         (kRepository / "Makefile").string());
   CHECK(base::first_existing({"/nonexistent/a", "/nonexistent/b"}) == "/nonexistent/a");
+  // EvalFile's names and which files load as networks.
+  CHECK(base::resolve_eval_file("linear") == base::linear_eval_file());
+  CHECK(base::resolve_eval_file("") == base::default_eval_file());
+  CHECK(base::resolve_eval_file("x.eval") == "x.eval");
+  CHECK(base::is_network_file(base::default_eval_file()));
+  CHECK(base::is_network_file("g4.nnue"));
+  CHECK_FALSE(base::is_network_file(base::linear_eval_file()));
+  CHECK_FALSE(base::is_network_file(".nnue"));
+  CHECK_FALSE(base::is_network_file("nnue"));
 }
 
 TEST_CASE("scripts/install.sh: the installed binary plays with its weights and its book") {

@@ -258,7 +258,7 @@ class CurveWeights {
       return weights_.save(temporary_);
     }
     eval_file_ = base::resolve_eval_file(choice);
-    if (eval_file_.size() > 5 && eval_file_.compare(eval_file_.size() - 5, 5, ".nnue") == 0) {
+    if (base::is_network_file(eval_file_)) {
       description_ = "network " + eval_file_;
       network_ = std::make_unique<engine::nnue::Network>();
       return network_->load(eval_file_);
