@@ -98,17 +98,20 @@ label_leaves() {
   [ "$leaves" -gt 0 ] && [ -f "$out/lab/teacher-scale.txt" ] || return 0
   mkdir -p "$out/leaves-lab"
   [ -f "$out/leaves-lab/teacher-scale.txt" ] || cp "$out/lab/teacher-scale.txt" "$out/leaves-lab/"
-  build/osl_label --in "$out/leaves-gen" --out "$out/leaves-lab" --quiescence-depth "$depth" \
-    --threads "$1" >> "$log" 2>&1
+  ${2:+timeout "$2"} build/osl_label --in "$out/leaves-gen" --out "$out/leaves-lab" \
+    --quiescence-depth "$depth" --threads "$1" >> "$log" 2>&1
 }
 end=$(( $(date +%s) + minutes * 60 ))
 while [ "$(date +%s)" -lt "$end" ] && kill -0 $gen_pid 2>/dev/null; do
   sleep 30
   # Fails only while gensfen has written no file yet (said in the log); the run after the
-  # generation below must succeed.
-  build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" --threads 1 \
-    >> "$log" 2>&1 || true
-  label_leaves 1 || true
+  # generation below must succeed. Each pass stops at the generation's end (the labels fall
+  # behind gensfen; a killed osl_label loses only the file it was writing).
+  left=$(( end - $(date +%s) )); [ "$left" -gt 0 ] || break
+  timeout "$left" build/osl_label --in "$out/gen" --out "$out/lab" --quiescence-depth "$depth" \
+    --threads 1 >> "$log" 2>&1 || true
+  left=$(( end - $(date +%s) )); [ "$left" -gt 0 ] || break
+  label_leaves 1 "$left" || true
 done
 kill $gen_pid 2>/dev/null || true  # the batches being filled are lost (under 10,000 positions)
 wait $gen_pid 2>/dev/null || true
