@@ -72,6 +72,17 @@ int first_free_number(const fs::path& dir, int shard) {
 
 int16_t clamp_value(shogi::Value v) { return int16_t(std::clamp<int>(v, -32000, 32000)); }
 
+// A position's record from its search (the result is filled in when the game ends).
+GensfenRecord record_of(const shogi::Position& pos, const engine::SearchResult& r) {
+  GensfenRecord rec;
+  rec.position = pos.setup();
+  rec.value = clamp_value(r.score);
+  rec.move16 = r.best.key16();
+  rec.ply = uint16_t(std::min(pos.game_ply(), 65535));
+  rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
+  return rec;
+}
+
 // The opening as a position and moves, so that each ply of a game gives the engine the moves
 // played (Engine::set_position) without reading the whole list as text again.
 Status read_opening(const Opening& opening, shogi::Position& root,
@@ -256,13 +267,7 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
         if (r.kind != engine::SearchResult::Kind::kMove || r.best == shogi::kMoveNone ||
             r.score == shogi::kValueNone)
           continue;
-        GensfenRecord rec;
-        rec.position = at.setup();
-        rec.value = clamp_value(r.score);
-        rec.move16 = r.best.key16();
-        rec.ply = uint16_t(std::min(at.game_ply(), 65535));
-        rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
-        leaves.push_back(rec);
+        leaves.push_back(record_of(at, r));
         movers.push_back(at.side_to_move());
       }
     };
@@ -319,13 +324,7 @@ Status run_gensfen(const GensfenOptions& o, std::ostream& out) {
         }
         if (pos.game_ply() >= o.min_ply && !pos.in_check() && r.score != shogi::kValueNone &&
             seen.insert(pos.key())) {
-          GensfenRecord rec;
-          rec.position = pos.setup();
-          rec.value = clamp_value(r.score);
-          rec.move16 = r.best.key16();
-          rec.ply = uint16_t(std::min(pos.game_ply(), 65535));
-          rec.depth = uint8_t(std::clamp(r.depth, 0, 255));
-          game.push_back(rec);
+          game.push_back(record_of(pos, r));
           movers.push_back(us);
           if (o.leaves > 0) {
             add_leaves(pos, r.best, root, moves, game_leaves, leaf_movers);
