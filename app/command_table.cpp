@@ -96,10 +96,14 @@ const std::vector<Command>& command_table() {
        add_tune_options},
       {"gensfen", "self-play training data: positions, search values, best moves, game results",
        add_gensfen_options},
-      {"nnue", "the NNUE evaluation: train it, look at its values", nullptr},
+      {"nnue", "the NNUE evaluation: train it, round it, look at its values", nullptr},
       {"nnue train",
        "train a network on gensfen data; writes the network and a checkpoint every epoch",
        add_nnue_train_options},
+      {"nnue quantise",
+       "round a training checkpoint's model anew to a network file, fitted to gensfen "
+       "positions",
+       add_nnue_quantise_options},
       {"nnue eval", "a network's value of positions (side to move's view)", add_nnue_eval_options},
   };
   return table;

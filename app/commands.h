@@ -45,4 +45,5 @@ CommandRun add_sprt_options(CLI::App& sub);
 CommandRun add_tune_options(CLI::App& sub);
 CommandRun add_gensfen_options(CLI::App& sub);
 CommandRun add_nnue_train_options(CLI::App& sub);
+CommandRun add_nnue_quantise_options(CLI::App& sub);
 CommandRun add_nnue_eval_options(CLI::App& sub);

@@ -1,4 +1,6 @@
 // sashite nnue train --data PATH... --out FILE: the NNUE trainer (tools/learn/nnue_train.h);
+// sashite nnue quantise --checkpoint FILE --data PATH... --out FILE: a checkpoint rounded anew
+// (tools/learn/nnue_quantise_command.h);
 // sashite nnue eval --file FILE [--sfen SFEN]...: a network's value of positions.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "engine/nnue/evaluator.h"
 #include "shogi/position.h"
 #include "tools/common/progress_bar.h"
+#include "tools/learn/nnue_quantise_command.h"
 #include "tools/learn/nnue_train.h"
 
 namespace {
@@ -83,11 +86,35 @@ CommandRun add_nnue_train_options(CLI::App& sub) {
   sub.add_option("--max-value", o->max_value, "leave out positions searched to more than this")
       ->check(CLI::Range(0, 32767))
       ->capture_default_str();
+  sub.add_option("--calibration", o->calibration,
+                 "training positions the rounding to the file's integers is fitted to (0: "
+                 "plain rounding)")
+      ->check(CLI::Range(0, 10000000))
+      ->capture_default_str();
   sub.add_option("--seed", o->seed, "initial weights and shuffling")->capture_default_str();
   return [o] {
     o->progress = tools::ProgressBar::stderr_is_terminal();
     if (const base::Status s = tools::run_nnue_train(*o, std::cout); !s)
       return command_failed("nnue train", s.message());
+    return 0;
+  };
+}
+
+CommandRun add_nnue_quantise_options(CLI::App& sub) {
+  auto o = std::make_shared<tools::NnueQuantiseOptions>();
+  sub.add_option("--checkpoint", o->checkpoint, "a checkpoint of nnue train (OUT.ckpt)")
+      ->required();
+  sub.add_option("--data", o->data, "gensfen files or directories of them (*.bin): positions")
+      ->required();
+  sub.add_option("--out", o->out, "the network file written")->required();
+  sub.add_option("--calibration", o->calibration,
+                 "positions the rounding is fitted to (0: plain rounding); as many again "
+                 "measure it")
+      ->check(CLI::Range(0, 10000000))
+      ->capture_default_str();
+  return [o] {
+    if (const base::Status s = tools::run_nnue_quantise(*o, std::cout); !s)
+      return command_failed("nnue quantise", s.message());
     return 0;
   };
 }

@@ -23,6 +23,8 @@
 #include "test_positions.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/nnue_model.h"
+#include "tools/learn/nnue_quantise.h"
+#include "tools/learn/nnue_quantise_command.h"
 
 namespace nnue_train_test {
 
@@ -117,6 +119,76 @@ TEST_CASE("nnue train: the quantised network evaluates as the float model does")
   CHECK(n > 500);
   CHECK(sum_abs / n < 15.0);
   CHECK(max_abs < 60.0);
+}
+
+TEST_CASE("nnue quantise: the rounding fitted to positions stays nearer the float model") {
+  const NnueModel model = spread_model(3);
+  CHECK(calibrated_network(model, {}).file_bytes() == model.quantised().file_bytes());
+  std::vector<NnueSample> calibration;
+  for (const Position& pos : playout_positions(21, 20)) calibration.push_back(sample_of(pos));
+  const nnue::Network plain = model.quantised();
+  const nnue::Network fitted = calibrated_network(model, calibration);
+  NnueActivations a;
+  double plain_sum = 0, fitted_sum = 0;
+  int n = 0;
+  for (const Position& pos : playout_positions(8, 10)) {  // other playouts than calibrated on
+    const double float_cp = nnue_forward(model, sample_of(pos), a) * nnue::kValueScale;
+    plain_sum += std::fabs(float_cp - nnue::evaluate(pos, plain));
+    fitted_sum += std::fabs(float_cp - nnue::evaluate(pos, fitted));
+    ++n;
+  }
+  INFO("mean |float - file|: plain ", plain_sum / n, " cp, fitted to ", calibration.size(),
+       " positions ", fitted_sum / n, " cp, over ", n);
+  CHECK(n > 500);
+  CHECK(fitted_sum < 0.7 * plain_sum);
+}
+
+TEST_CASE("nnue quantise: a checkpoint rounded anew, and bad input named") {
+  const std::string dir = temporary_dir("quantise");
+  const std::string data = dir + "/gensfen-s0-000000.bin";
+  REQUIRE(base::replace_file(data, gensfen_file_bytes(material_records(17, 6))).is_ok());
+  NnueTrainOptions o;
+  o.data = {dir};
+  o.out = dir + "/plain.nnue";
+  o.epochs = 1;
+  o.batch = 64;
+  o.holdout = 0.1;
+  o.calibration = 0;
+  NnueTrainSummary summary;
+  REQUIRE(train_nnue(o, summary).is_ok());
+  REQUIRE(summary.epochs.size() == 1);
+  REQUIRE(summary.epochs[0].written);
+  nnue::Network plain;
+  REQUIRE(plain.load(o.out).is_ok());
+
+  NnueQuantiseOptions q;
+  q.checkpoint = o.out + ".ckpt";
+  q.data = {data};
+  q.out = dir + "/fitted.nnue";
+  q.calibration = 100;
+  NnueQuantiseReport report;
+  REQUIRE(quantise_nnue(q, report).is_ok());
+  CHECK(report.calibrated_on == 100);
+  CHECK(report.measured_on > 100);  // every other position of the file's ~300
+  CHECK(report.plain_mean_cp > 0);
+  CHECK(report.calibrated_mean_cp > 0);
+  nnue::Network fitted;
+  REQUIRE(fitted.load(q.out).is_ok());
+  CHECK(fitted.file_bytes() != plain.file_bytes());
+  q.calibration = 0;  // plain rounding: the trainer's file of the same model
+  REQUIRE(quantise_nnue(q, report).is_ok());
+  REQUIRE(fitted.load(q.out).is_ok());
+  CHECK(fitted.file_bytes() == plain.file_bytes());
+
+  NnueQuantiseOptions bad = q;
+  bad.checkpoint = dir + "/absent.ckpt";
+  CHECK(quantise_nnue(bad, report).message().find("absent.ckpt") != std::string::npos);
+  bad.checkpoint = data;  // a gensfen file
+  CHECK(quantise_nnue(bad, report).message().find("not an NNUE checkpoint") != std::string::npos);
+  bad = q;
+  bad.data = {dir + "/absent"};
+  CHECK(quantise_nnue(bad, report).message().find("absent") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("nnue train: the backward pass matches finite differences") {

@@ -21,6 +21,7 @@
 #include "tools/common/progress_bar.h"
 #include "tools/learn/gensfen_format.h"
 #include "tools/learn/nnue_model.h"
+#include "tools/learn/nnue_quantise.h"
 #include "tools/learn/result_scale.h"
 
 namespace tools {
@@ -31,7 +32,7 @@ using base::Status;
 using shogi::Position;
 
 constexpr char kCheckpointMagic[16] = "SASHITE-NNUE-CK";
-constexpr uint32_t kCheckpointVersion = 2;
+constexpr uint32_t kCheckpointVersion = 3;  // 3: the best held-out loss is the file's
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
@@ -148,7 +149,7 @@ struct CheckpointHeader {
   uint64_t seed;
   double lambda, sigmoid_scale, holdout, teacher;
   int32_t batch, max_value, quiet_margin, bucket_rows;
-  double best_holdout;  // the lowest held-out loss so far (its network is the output file)
+  double best_holdout;  // the lowest quantised held-out loss so far (that network is the output)
 };
 
 Status save_checkpoint(const std::string& path, const NnueModel& model, const Adam& adam,
@@ -189,7 +190,9 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
   std::memcpy(&h, bytes.data(), sizeof h);
   if (std::memcmp(h.magic, kCheckpointMagic, sizeof h.magic) != 0 ||
       h.version != kCheckpointVersion)
-    return Status::error("checkpoint '" + path + "': not a version 2 NNUE checkpoint");
+    return Status::error("checkpoint '" + path + "': not a version " +
+                         std::to_string(kCheckpointVersion) +
+                         " NNUE checkpoint (an older trainer's: start afresh without --resume)");
   if (h.param_nb != NnueModel::kParamNb || bytes.size() != expected)
     return Status::error("checkpoint '" + path + "': the network's shape or the size differs");
   if (h.positions != positions || h.seed != o.seed || h.lambda != o.lambda ||
@@ -213,13 +216,32 @@ Status load_checkpoint(const std::string& path, NnueModel& model, Adam& adam, in
 
 }  // namespace nnue_train_detail
 
+base::Status read_nnue_checkpoint(const std::string& path, NnueModel& model) {
+  using namespace nnue_train_detail;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("checkpoint '" + path + "': cannot open it");
+  CheckpointHeader h{};
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
+    return Status::error("checkpoint '" + path + "': too short");
+  if (std::memcmp(h.magic, kCheckpointMagic, sizeof h.magic) != 0 || h.version < 2 ||
+      h.version > kCheckpointVersion)
+    return Status::error("checkpoint '" + path + "': not an NNUE checkpoint");
+  if (h.param_nb != NnueModel::kParamNb)
+    return Status::error("checkpoint '" + path + "': the network's shape differs");
+  if (!in.read(reinterpret_cast<char*>(model.params.data()),
+               std::streamsize(model.params.size() * sizeof(float))))
+    return Status::error("checkpoint '" + path + "': too short");
+  return Status::ok();
+}
+
 base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
                         const std::function<void(const NnueEpochReport&)>& on_epoch) {
   using namespace nnue_train_detail;
   if (o.out.empty()) return Status::error("no output file (--out)");
   if (o.batch < 1 || o.epochs < 1 || !(o.holdout >= 0 && o.holdout < 1) ||
       !(o.lambda >= 0 && o.lambda <= 1) || !(o.teacher >= 0 && o.teacher <= 1) ||
-      !(o.sigmoid_scale > 0) || !(o.learning_rate > 0) || o.threads < 1 || o.quiet_margin < 0)
+      !(o.sigmoid_scale > 0) || !(o.learning_rate > 0) || o.threads < 1 || o.quiet_margin < 0 ||
+      o.calibration < 0)
     return Status::error("training settings out of range");
   NnueModel model;
   if (o.init.empty()) {
@@ -251,6 +273,15 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     if (Status s = load_checkpoint(checkpoint, model, adam, epochs_done, best_holdout, n, o); !s)
       return s;
   summary.first_epoch = epochs_done + 1;
+
+  // The positions the rounding is fitted to: training positions, evenly spread.
+  std::vector<NnueSample> calibration(std::min(size_t(o.calibration), train_n));
+  {
+    Position pos;
+    for (size_t k = 0; k < calibration.size(); ++k)
+      sample_of(data.raw.data() + (k * train_n / calibration.size()) * kGensfenRecordSize, pos,
+                calibration[k]);
+  }
 
   // Each thread's gradient and the feature rows it touched; thread 0's takes the others' sums
   // before each step.
@@ -350,7 +381,7 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     double train_loss = 0;
     for (const Worker& w : workers) train_loss += w.loss;
     report.train_loss = train_loss / double(train_n);
-    const engine::nnue::Network net = model.quantised();
+    const engine::nnue::Network net = calibrated_network(model, calibration);
     double holdout_loss = 0, quantised_loss = 0;
     for (size_t i = train_n; i < n; ++i) {
       sample_of(data.raw.data() + i * kGensfenRecordSize, pos, sample);
@@ -363,10 +394,11 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     report.holdout_loss_quantised = holdout_n ? quantised_loss / double(holdout_n) : 0;
     report.seconds = seconds_since(start);
     report.positions_per_second = double(train_n) / std::max(report.seconds, 1e-9);
-    // The output is the network of the lowest held-out loss (every epoch's without a holdout).
-    report.written = holdout_n == 0 || report.holdout_loss < best_holdout;
+    // The output is the network of the lowest held-out loss of the file's own values (every
+    // epoch's without a holdout).
+    report.written = holdout_n == 0 || report.holdout_loss_quantised < best_holdout;
     if (report.written) {
-      best_holdout = holdout_n ? report.holdout_loss : best_holdout;
+      best_holdout = holdout_n ? report.holdout_loss_quantised : best_holdout;
       if (Status s = net.save(o.out); !s) return s;
     }
     if (Status s = save_checkpoint(checkpoint, model, adam, epoch, best_holdout, n, o); !s)

@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "base/status.h"
+#include "tools/learn/nnue_model.h"
 
 namespace tools {
 
 struct NnueTrainOptions {
   std::vector<std::string> data;  // gensfen files, or directories of them (*.bin, sorted)
-  std::string out;                // the network file: the epoch of the lowest held-out loss
+  std::string out;                // the network file: the epoch of the file's lowest held-out loss
   std::string checkpoint;         // "" = out + ".ckpt"
   bool resume = false;            // go on from the checkpoint (same data and settings)
   std::string init;               // "": seeded weights; a network file: start from it
@@ -40,6 +41,9 @@ struct NnueTrainOptions {
   // > 0: labelled positions whose teacher's quiescence value and static value differ by more
   // than this (centipawns: a capture sequence pending) are left out.
   int quiet_margin = 0;
+  // Training positions (evenly spread) whose activations the rounding to the file's integers
+  // is fitted to (nnue_quantise.h); 0: plain rounding.
+  int calibration = 30000;
   uint64_t seed = 1;
   bool progress = false;  // a progress bar on stderr
 };
@@ -48,11 +52,11 @@ struct NnueEpochReport {
   int epoch = 0;                      // 1-based
   double train_loss = 0;              // cross-entropy less the targets' own entropy (0 is exact)
   double holdout_loss = 0;            // the same, on the held-out positions, float model
-  double holdout_loss_quantised = 0;  // with the engine's integer evaluation of the file written
+  double holdout_loss_quantised = 0;  // with the engine's integer evaluation of the epoch's file
   double learning_rate = 0;
   double seconds = 0;
   double positions_per_second = 0;
-  bool written = false;  // the held-out loss is the lowest so far: this network is the output
+  bool written = false;  // its quantised held-out loss is the lowest so far: it is the output
 };
 
 struct NnueTrainSummary {
@@ -72,6 +76,10 @@ struct NnueTrainSummary {
 // unwritable output, a checkpoint that does not match the data or settings.
 base::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
                         const std::function<void(const NnueEpochReport&)>& on_epoch = {});
+
+// The float model a checkpoint of train_nnue holds (the parameters only: the checkpoint of any
+// trainer version since 2). Errors name the path: unreadable, not a checkpoint, another shape.
+base::Status read_nnue_checkpoint(const std::string& path, NnueModel& model);
 
 // `sashite nnue train`: trains, printing on `out` the SIMD in use, the data's counts, a
 // tab-separated line per epoch and "wrote FILE".
