@@ -63,6 +63,10 @@ done
 for bin in build/sashite build/osl_label; do
   [ -x "$bin" ] || { echo "nnue_generation: $bin is missing: run make first" >&2; exit 1; }
 done
+if [ -n "$records" ] && [ ! -d "$records" ]; then
+  echo "nnue_generation: --records $records: no such directory" >&2
+  exit 1
+fi
 if [ -n "$init" ] && [ ! -f "$init" ]; then
   echo "nnue_generation: --init $init: no such file" >&2
   exit 1
@@ -135,7 +139,12 @@ build/sashite nnue train "${train_opts[@]}" 2>&1 | tee -a "$log"
 # 4. The cheap measure: agreement with the record moves at depth 1.
 if [ -n "$records" ]; then
   say "agreement on $records"
-  build/sashite learn curve --records "$records" --held-out-every 10 --agreement-depth 1 \
-    --weights "$out/next.nnue" 2>&1 | grep -E "^(positions|agreement|logistic)" | tee -a "$log"
+  if ! build/sashite learn curve --records "$records" --held-out-every 10 --agreement-depth 1 \
+    --weights "$out/next.nnue" > "$out/agreement.txt" 2>&1; then
+    cat "$out/agreement.txt" >&2
+    say "agreement: learn curve failed (above; $out/agreement.txt)"
+    exit 1
+  fi
+  grep -E "^(positions|agreement|logistic)" "$out/agreement.txt" | tee -a "$log"
 fi
 say "done: $out/next.nnue"
