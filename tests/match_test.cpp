@@ -442,6 +442,12 @@ TEST_CASE("match: time odds give each engine its own byoyomi, whatever its colou
   CHECK(has("TIME+", "0+0.1+0"));
   CHECK(has("TIME-", "0+0.2+0"));
   for (const auto& [key, value] : rec.info) CHECK(key != "TIME_LIMIT");
+  // The record's comments give each side's go command, not Black's alone.
+  const auto commented = [&rec](const std::string& line) {
+    return std::find(rec.comments.begin(), rec.comments.end(), line) != rec.comments.end();
+  };
+  CHECK(commented("black: go btime 0 wtime 0 byoyomi 100"));
+  CHECK(commented("white: go btime 0 wtime 0 byoyomi 200"));
 
   o.byoyomi_ms = 0;
   o.nodes = 100;

@@ -297,7 +297,12 @@ GameOutcome play_game(const GameSetup& setup, MatchEngine& black, MatchEngine& w
                          setup.white.command);
   rec.comments.push_back("opening: " + setup.opening.source + " (" +
                          std::to_string(setup.opening.moves.size()) + " moves)");
-  rec.comments.push_back(go_command(limits));
+  if (limits.timed() && limits.odds()) {  // each side's own byoyomi
+    rec.comments.push_back("black: " + MatchClock(limits).go_command(shogi::kBlack));
+    rec.comments.push_back("white: " + MatchClock(limits).go_command(shogi::kWhite));
+  } else {
+    rec.comments.push_back(go_command(limits));
+  }
   return out;
 }
 
