@@ -79,13 +79,6 @@ std::vector<Position> playout_positions(uint64_t seed, int games) {
   return out;
 }
 
-NnueSample sample_of(const Position& pos) {
-  NnueSample s;
-  nnue::active_features(pos, pos.side_to_move(), s.own);
-  nnue::active_features(pos, ~pos.side_to_move(), s.other);
-  return s;
-}
-
 // A model whose weights are spread wider than at initialisation (so that clamps bite).
 NnueModel spread_model(uint64_t seed) {
   NnueModel model;
@@ -109,7 +102,7 @@ TEST_CASE("nnue train: the quantised network evaluates as the float model does")
   double sum_abs = 0, max_abs = 0;
   int n = 0;
   for (const Position& pos : playout_positions(8, 10)) {
-    const double float_cp = nnue_forward(model, sample_of(pos), a) * nnue::kValueScale;
+    const double float_cp = nnue_forward(model, nnue_sample_of(pos), a) * nnue::kValueScale;
     const double diff = std::fabs(float_cp - nnue::evaluate(pos, net));
     sum_abs += diff;
     max_abs = std::max(max_abs, diff);
@@ -125,14 +118,14 @@ TEST_CASE("nnue quantise: the rounding fitted to positions stays nearer the floa
   const NnueModel model = spread_model(3);
   CHECK(calibrated_network(model, {}).file_bytes() == model.quantised().file_bytes());
   std::vector<NnueSample> calibration;
-  for (const Position& pos : playout_positions(21, 20)) calibration.push_back(sample_of(pos));
+  for (const Position& pos : playout_positions(21, 20)) calibration.push_back(nnue_sample_of(pos));
   const nnue::Network plain = model.quantised();
   const nnue::Network fitted = calibrated_network(model, calibration);
   NnueActivations a;
   double plain_sum = 0, fitted_sum = 0;
   int n = 0;
   for (const Position& pos : playout_positions(8, 10)) {  // other playouts than calibrated on
-    const double float_cp = nnue_forward(model, sample_of(pos), a) * nnue::kValueScale;
+    const double float_cp = nnue_forward(model, nnue_sample_of(pos), a) * nnue::kValueScale;
     plain_sum += std::fabs(float_cp - nnue::evaluate(pos, plain));
     fitted_sum += std::fabs(float_cp - nnue::evaluate(pos, fitted));
     ++n;
@@ -194,7 +187,7 @@ TEST_CASE("nnue quantise: a checkpoint rounded anew, and bad input named") {
 TEST_CASE("nnue train: the backward pass matches finite differences") {
   NnueModel model = spread_model(5);
   const std::vector<Position> positions = playout_positions(3, 1);
-  const NnueSample sample = sample_of(positions.at(40));
+  const NnueSample sample = nnue_sample_of(positions.at(40));
   NnueActivations a;
   nnue_forward(model, sample, a);
   std::vector<float> grad(NnueModel::kParamNb, 0.0f);

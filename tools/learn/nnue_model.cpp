@@ -141,6 +141,13 @@ void NnueModel::from_network(const engine::nnue::Network& net) {
   params[kOutBias] = float(net.out_bias / (one * kWeightOne));
 }
 
+NnueSample nnue_sample_of(const shogi::Position& pos) {
+  NnueSample sample;
+  engine::nnue::active_features(pos, pos.side_to_move(), sample.own);
+  engine::nnue::active_features(pos, ~pos.side_to_move(), sample.other);
+  return sample;
+}
+
 float nnue_forward(const NnueModel& model, const NnueSample& sample, NnueActivations& a) {
   const float* p = model.params.data();
   constexpr int H = NnueModel::kHidden;

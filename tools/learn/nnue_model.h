@@ -76,6 +76,9 @@ struct NnueSample {
   engine::nnue::FeatureList own, other;
 };
 
+// The position's sample: the side to move's features, then the other side's.
+NnueSample nnue_sample_of(const shogi::Position& pos);
+
 // The forward pass's intermediate values, kept for the backward pass.
 struct NnueActivations {
   float acc[2][NnueModel::kHidden];  // before the clamp: own, other

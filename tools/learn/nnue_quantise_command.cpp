@@ -52,13 +52,6 @@ Status spread_positions(const std::vector<std::string>& files, uint64_t wanted,
   return Status::ok();
 }
 
-NnueSample position_sample(const shogi::Position& pos) {
-  NnueSample sample;
-  engine::nnue::active_features(pos, pos.side_to_move(), sample.own);
-  engine::nnue::active_features(pos, ~pos.side_to_move(), sample.other);
-  return sample;
-}
-
 }  // namespace
 
 Status quantise_nnue(const NnueQuantiseOptions& o, NnueQuantiseReport& report) {
@@ -77,7 +70,7 @@ Status quantise_nnue(const NnueQuantiseOptions& o, NnueQuantiseReport& report) {
   std::vector<const shogi::Position*> measured;
   for (size_t i = 0; i < positions.size(); ++i) {
     if (i % 2 == 0 && calibration.size() < size_t(o.calibration))
-      calibration.push_back(position_sample(positions[i]));
+      calibration.push_back(nnue_sample_of(positions[i]));
     else if (i % 2 == 1)
       measured.push_back(&positions[i]);
   }
@@ -87,7 +80,7 @@ Status quantise_nnue(const NnueQuantiseOptions& o, NnueQuantiseReport& report) {
   double plain_sum = 0, calibrated_sum = 0;
   for (const shogi::Position* pos : measured) {
     const double float_cp =
-        nnue_forward(model, position_sample(*pos), a) * engine::nnue::kValueScale;
+        nnue_forward(model, nnue_sample_of(*pos), a) * engine::nnue::kValueScale;
     plain_sum += std::fabs(engine::nnue::evaluate(*pos, plain) - float_cp);
     calibrated_sum += std::fabs(engine::nnue::evaluate(*pos, net) - float_cp);
   }

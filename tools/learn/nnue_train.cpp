@@ -102,9 +102,7 @@ void sample_of(const uint8_t* bytes, Position& pos, NnueSample& sample) {
   GensfenRecord record;
   (void)unpack_gensfen_record(bytes, record);  // checked when loaded
   (void)pos.set(record.position);
-  const shogi::Color us = pos.side_to_move();
-  engine::nnue::active_features(pos, us, sample.own);
-  engine::nnue::active_features(pos, ~us, sample.other);
+  sample = nnue_sample_of(pos);
 }
 
 // Adam over the flat parameters; the feature rows are updated only when a batch touched
