@@ -405,6 +405,13 @@ void check_teacher_runs(const std::string& name, int games, size_t min_records, 
   REQUIRE(train_nnue(warm, warmed).is_ok());
   if (judge_learning)
     CHECK(warmed.epochs.front().train_loss < 0.7 * taught.epochs.front().train_loss);
+  // Before training, the warm start measures the network it starts from on the same held-out
+  // positions: the loss of the epoch that wrote it.
+  CHECK(taught.init_holdout_loss == -1);
+  double written_loss = -1;
+  for (const NnueEpochReport& r : taught.epochs)
+    if (r.written) written_loss = r.holdout_loss_quantised;
+  CHECK(warmed.init_holdout_loss == doctest::Approx(written_loss).epsilon(1e-9));
   warm.init = dir + "/absent.nnue";
   CHECK(train_nnue(warm, warmed).message().find("absent.nnue") != std::string::npos);
   // Without bucket rows every king bucket's row of a feature is the shared one.

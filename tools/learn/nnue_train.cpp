@@ -105,6 +105,20 @@ void sample_of(const uint8_t* bytes, Position& pos, NnueSample& sample) {
   sample = nnue_sample_of(pos);
 }
 
+// The mean loss of the network file's values on the held-out positions (those from train_n).
+double quantised_holdout_loss(const engine::nnue::Network& net, const Data& data, size_t train_n,
+                              double sigmoid_scale) {
+  Position pos;
+  NnueSample sample;
+  double loss = 0;
+  for (size_t i = train_n; i < data.targets.size(); ++i) {
+    sample_of(data.raw.data() + i * kGensfenRecordSize, pos, sample);
+    loss += relative_entropy(logistic(engine::nnue::evaluate(pos, net) / sigmoid_scale),
+                             data.targets[i]);
+  }
+  return loss / double(data.targets.size() - train_n);
+}
+
 // Adam over the flat parameters; the feature rows are updated only when a batch touched
 // them (lazy Adam, bias-corrected by the global step).
 struct Adam {
@@ -242,13 +256,13 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
       o.calibration < 0)
     return Status::error("training settings out of range");
   NnueModel model;
+  engine::nnue::Network start;
   if (o.init.empty()) {
     model.initialise(o.seed);
     if (!o.bucket_rows)  // every king bucket's row the shared one: a net without buckets
       std::fill_n(model.params.begin() + NnueModel::kFtWeight,
                   size_t(NnueModel::kSharedRow0) * NnueModel::kHidden, 0.0f);
   } else {
-    engine::nnue::Network start;
     if (Status s = start.load(o.init); !s) return s;
     model.from_network(start);
   }
@@ -262,6 +276,8 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
   summary.holdout_positions = int64_t(holdout_n);
   summary.fitted_result_scale = fit_result_scale(data.values, data.results, train_n);
   summary.fitted_teacher_scale = fit_result_scale(data.teacher_values, data.results, train_n);
+  if (!o.init.empty() && holdout_n > 0)
+    summary.init_holdout_loss = quantised_holdout_loss(start, data, train_n, o.sigmoid_scale);
 
   Adam adam;
   int epochs_done = 0;
@@ -380,16 +396,15 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     for (const Worker& w : workers) train_loss += w.loss;
     report.train_loss = train_loss / double(train_n);
     const engine::nnue::Network net = calibrated_network(model, calibration);
-    double holdout_loss = 0, quantised_loss = 0;
+    double holdout_loss = 0;
     for (size_t i = train_n; i < n; ++i) {
       sample_of(data.raw.data() + i * kGensfenRecordSize, pos, sample);
       const float y = nnue_forward(model, sample, act);
       holdout_loss += relative_entropy(logistic(y * out_scale), data.targets[i]);
-      const double cp = engine::nnue::evaluate(pos, net);
-      quantised_loss += relative_entropy(logistic(cp / o.sigmoid_scale), data.targets[i]);
     }
     report.holdout_loss = holdout_n ? holdout_loss / double(holdout_n) : 0;
-    report.holdout_loss_quantised = holdout_n ? quantised_loss / double(holdout_n) : 0;
+    report.holdout_loss_quantised =
+        holdout_n ? quantised_holdout_loss(net, data, train_n, o.sigmoid_scale) : 0;
     report.seconds = seconds_since(start);
     report.positions_per_second = double(train_n) / std::max(report.seconds, 1e-9);
     // The output is the network of the lowest held-out loss of the file's own values (every
@@ -422,6 +437,12 @@ base::Status run_nnue_train(const NnueTrainOptions& o, std::ostream& out) {
         out << ", the teacher's values sigmoid(value / " << int(summary.fitted_teacher_scale + 0.5)
             << ")";
       out << "\n";
+      if (summary.init_holdout_loss >= 0) {
+        char line[120];
+        std::snprintf(line, sizeof line, "the initial network's held-out loss (its file): %.6f\n",
+                      summary.init_holdout_loss);
+        out << line;
+      }
       out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
              "quantised\tseconds\tpositions/s\twritten\n";
     }

@@ -68,6 +68,9 @@ struct NnueTrainSummary {
   // positions (sigmoid(value / scale)), for choosing sigmoid_scale.
   double fitted_result_scale = 0;
   double fitted_teacher_scale = 0;  // the same of the teacher's values (0: none labelled)
+  // The --init network's held-out loss (its file's values, as holdout_loss_quantised), what a
+  // warm start has to beat; -1 without --init or held-out positions.
+  double init_holdout_loss = -1;
   std::vector<NnueEpochReport> epochs;
 };
 
