@@ -12,13 +12,18 @@
 #   --nodes N          gensfen's nodes a move (default 400)
 #   --depth D          osl_label's quiescence depth (default 4)
 #   --init NET         warm start: train from this network (e.g. data/nnue/candidate.nnue);
-#                      gensfen plays with it too when --play-with-init is given
+#                      gensfen plays with it too when --play-with-init is given. A warm start
+#                      defaults to one pass at lr 0.0003 with the bucket rows trained: more
+#                      passes at the fresh start's rate lowered the held-out loss but lost
+#                      record agreement (data/nnue/README.md)
 #   --play-with-init   gensfen plays with the --init network instead of the linear evaluation
-#   --epochs E         training epochs (default 6)
+#   --epochs E         training epochs (default 6; 1 with --init)
+#   --lr R             the training's learning rate (default: nnue train's; 0.0003 with --init)
 #   --teacher T        the teacher's share of the target (default 0.7)
 #   --lambda L         of the rest, the search value's share; the game result's is 1 - L
 #                      (default 1: the results of 400-node games taught the network less)
-#   --train-args "..."  more nnue train options (default "--no-bucket-rows --quiet-margin 100")
+#   --train-args "..."  more nnue train options (default "--no-bucket-rows --quiet-margin 100";
+#                      "--quiet-margin 100 --holdout 0.02" with --init)
 #   --records DIR      measure the agreement on these records' held-out games (learn curve
 #                      --held-out-every 10 --agreement-depth 1); default ../shared/data/records
 #                      when it exists
@@ -37,8 +42,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/nnue_generation.sh OUT [--minutes M] [--nodes N] [--depth D] [--init NET] [--epochs E]}
 shift
-minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs=6 teacher=0.7 lambda=1
-train_args="--no-bucket-rows --quiet-margin 100"
+minutes=60 nodes=400 depth=4 init="" play_with_init=false epochs="" lr="" teacher=0.7 lambda=1
+train_args=""
 records="" seed="" openings=data/openings/floodgate2016-400x4to8ply.txt random_plies=0,6 leaves=0
 [ -d ../shared/data/records ] && records=../shared/data/records
 while [ $# -gt 0 ]; do
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
     --init) init=$2; shift 2 ;;
     --play-with-init) play_with_init=true; shift ;;
     --epochs) epochs=$2; shift 2 ;;
+    --lr) lr=$2; shift 2 ;;
     --teacher) teacher=$2; shift 2 ;;
     --lambda) lambda=$2; shift 2 ;;
     --train-args) train_args=$2; shift 2 ;;
@@ -60,6 +66,15 @@ while [ $# -gt 0 ]; do
     *) echo "nnue_generation: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+# A fresh start trains several passes without the bucket rows (too many weights for one
+# generation's positions); a warm start one gentle pass over the fresh positions with them.
+if [ -n "$init" ]; then
+  : "${epochs:=1}" "${lr:=0.0003}"
+  [ -n "$train_args" ] || train_args="--quiet-margin 100 --holdout 0.02"
+else
+  : "${epochs:=6}"
+  [ -n "$train_args" ] || train_args="--no-bucket-rows --quiet-margin 100"
+fi
 for bin in build/sashite build/osl_label; do
   [ -x "$bin" ] || { echo "nnue_generation: $bin is missing: run make first" >&2; exit 1; }
 done
@@ -132,6 +147,7 @@ data=("$out/lab")
 train_opts=(--data "${data[@]}" --out "$out/next.nnue" --teacher "$teacher" --lambda "$lambda"
             --threads "$(nproc)" --epochs "$epochs")
 [ -n "$init" ] && train_opts+=(--init "$init")
+[ -n "$lr" ] && train_opts+=(--lr "$lr")
 # shellcheck disable=SC2206
 train_opts+=($train_args)
 say "nnue train ${train_opts[*]}"

@@ -402,7 +402,19 @@ void check_teacher_runs(const std::string& name, int games, size_t min_records, 
   warm.init = o.out;
   warm.epochs = 1;
   NnueTrainSummary warmed;
-  REQUIRE(train_nnue(warm, warmed).is_ok());
+  // The loaded callback comes once, before any epoch, with the initial loss already known.
+  int loaded_calls = 0;
+  double loss_when_loaded = -1;
+  size_t epochs_when_loaded = 99;
+  REQUIRE(train_nnue(warm, warmed, {}, [&] {
+            ++loaded_calls;
+            loss_when_loaded = warmed.init_holdout_loss;
+            epochs_when_loaded = warmed.epochs.size();
+          }).is_ok());
+  CHECK(loaded_calls == 1);
+  CHECK(epochs_when_loaded == 0);
+  CHECK(loss_when_loaded == warmed.init_holdout_loss);
+  CHECK(loss_when_loaded > 0);
   if (judge_learning)
     CHECK(warmed.epochs.front().train_loss < 0.7 * taught.epochs.front().train_loss);
   // Before training, the warm start measures the network it starts from on the same held-out

@@ -247,7 +247,8 @@ base::Status read_nnue_checkpoint(const std::string& path, NnueModel& model) {
 }
 
 base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
-                        const std::function<void(const NnueEpochReport&)>& on_epoch) {
+                        const std::function<void(const NnueEpochReport&)>& on_epoch,
+                        const std::function<void()>& on_loaded) {
   using namespace nnue_train_detail;
   if (o.out.empty()) return Status::error("no output file (--out)");
   if (o.batch < 1 || o.epochs < 1 || !(o.holdout >= 0 && o.holdout < 1) ||
@@ -287,6 +288,7 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
     if (Status s = load_checkpoint(checkpoint, model, adam, epochs_done, best_holdout, n, o); !s)
       return s;
   summary.first_epoch = epochs_done + 1;
+  if (on_loaded) on_loaded();
 
   // The positions the rounding is fitted to: training positions, evenly spread.
   std::vector<NnueSample> calibration(std::min(size_t(o.calibration), train_n));
@@ -425,33 +427,35 @@ base::Status train_nnue(const NnueTrainOptions& o, NnueTrainSummary& summary,
 base::Status run_nnue_train(const NnueTrainOptions& o, std::ostream& out) {
   NnueTrainSummary summary;
   out << "nnue train: SIMD " << engine::nnue::simd_name() << '\n' << std::flush;
-  const base::Status s = train_nnue(o, summary, [&](const NnueEpochReport& r) {
-    if (r.epoch == summary.first_epoch) {
-      out << "positions " << summary.positions << " (train " << summary.train_positions
-          << ", held out " << summary.holdout_positions << ", left out " << summary.left_out << ": "
-          << summary.left_out_unlabelled << " not labelled, " << summary.left_out_not_quiet
-          << " not quiet, " << summary.left_out_duplicates
-          << " repeated); the results fit sigmoid(value / "
-          << int(summary.fitted_result_scale + 0.5) << ")";
-      if (summary.fitted_teacher_scale > 0)
-        out << ", the teacher's values sigmoid(value / " << int(summary.fitted_teacher_scale + 0.5)
-            << ")";
-      out << "\n";
-      if (summary.init_holdout_loss >= 0) {
-        char line[120];
-        std::snprintf(line, sizeof line, "the initial network's held-out loss (its file): %.6f\n",
-                      summary.init_holdout_loss);
-        out << line;
-      }
-      out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
-             "quantised\tseconds\tpositions/s\twritten\n";
+  const auto header = [&] {
+    out << "positions " << summary.positions << " (train " << summary.train_positions
+        << ", held out " << summary.holdout_positions << ", left out " << summary.left_out << ": "
+        << summary.left_out_unlabelled << " not labelled, " << summary.left_out_not_quiet
+        << " not quiet, " << summary.left_out_duplicates
+        << " repeated); the results fit sigmoid(value / " << int(summary.fitted_result_scale + 0.5)
+        << ")";
+    if (summary.fitted_teacher_scale > 0)
+      out << ", the teacher's values sigmoid(value / " << int(summary.fitted_teacher_scale + 0.5)
+          << ")";
+    out << "\n";
+    if (summary.init_holdout_loss >= 0) {
+      char line[120];
+      std::snprintf(line, sizeof line, "the initial network's held-out loss (its file): %.6f\n",
+                    summary.init_holdout_loss);
+      out << line;
     }
+    out << "epoch\tlr\ttrain_loss\tholdout_loss\tholdout_loss_"
+           "quantised\tseconds\tpositions/s\twritten\n"
+        << std::flush;
+  };
+  const auto epoch_line = [&](const NnueEpochReport& r) {
     char line[200];
     std::snprintf(line, sizeof line, "%d\t%.3g\t%.6f\t%.6f\t%.6f\t%.1f\t%.0f\t%s", r.epoch,
                   r.learning_rate, r.train_loss, r.holdout_loss, r.holdout_loss_quantised,
                   r.seconds, r.positions_per_second, r.written ? "yes" : "-");
     out << line << '\n' << std::flush;
-  });
+  };
+  const base::Status s = train_nnue(o, summary, epoch_line, header);
   if (!s) return s;
   if (summary.epochs.empty())
     out << "nnue train: the checkpoint has every epoch already (--epochs " << o.epochs << ")\n";

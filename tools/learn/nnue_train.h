@@ -74,11 +74,13 @@ struct NnueTrainSummary {
   std::vector<NnueEpochReport> epochs;
 };
 
-// Trains; `on_epoch` is called after every epoch (its files are then written).
-// Errors: unreadable or damaged data (naming the file and record), no positions, an
+// Trains; `on_loaded` is called once the data is read and the summary's counts, scales and
+// initial loss are known (before the first epoch), `on_epoch` after every epoch (its files are
+// then written). Errors: unreadable or damaged data (naming the file and record), no positions, an
 // unwritable output, a checkpoint that does not match the data or settings.
 base::Status train_nnue(const NnueTrainOptions& options, NnueTrainSummary& summary,
-                        const std::function<void(const NnueEpochReport&)>& on_epoch = {});
+                        const std::function<void(const NnueEpochReport&)>& on_epoch = {},
+                        const std::function<void()>& on_loaded = {});
 
 // The float model a checkpoint of train_nnue holds (the parameters only: the checkpoint of any
 // trainer version since 2). Errors name the path: unreadable, not a checkpoint, another shape.
