@@ -127,7 +127,13 @@ EngineReply UsiEngineProcess::exited() {
 EngineReply UsiEngineProcess::start_session(
     const std::vector<std::pair<std::string, std::string>>& options, Milliseconds timeout) {
   std::string line;
-  if (!send("usi")) return exited();
+  if (!send("usi")) {
+    // An engine that exits at once (not a USI engine, a bad argument) may be gone before the
+    // write: say how it ended, as when it exits while we wait for usiok.
+    constexpr Milliseconds kGrace{500};
+    EngineReply r = wait_for("usiok", Clock::now() + kGrace, kGrace, line);
+    return r.fault == EngineFault::kExited ? r : exited();
+  }
   if (EngineReply r = wait_for("usiok", Clock::now() + timeout, timeout, line); !r.ok()) return r;
   for (const auto& [key, value] : options)
     if (!send("setoption name " + key + " value " + value)) return exited();
