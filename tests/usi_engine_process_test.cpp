@@ -23,19 +23,25 @@ EngineConfig closing_engine() {
   return config;
 }
 
+// Checks that `reply` says the engine exited before usiok (the words of an engine that exits
+// while we wait for it), with its exit status.
+void check_exited_before_usiok(const usi::EngineReply& reply, int status) {
+  CHECK(reply.fault == EngineFault::kExited);
+  CHECK_MESSAGE(
+      reply.detail.find("closed its output while we waited for usiok") != std::string::npos,
+      reply.detail);
+  CHECK_MESSAGE(
+      reply.detail.find("exited with status " + std::to_string(status)) != std::string::npos,
+      reply.detail);
+}
+
 }  // namespace
 
 TEST_CASE("usi engine process: an engine gone before the first write is reported as exited") {
   UsiEngineProcess process;
   REQUIRE(process.start(closing_engine()).is_ok());
   std::this_thread::sleep_for(Ms(100));  // its input closed: the write of "usi" fails
-  const usi::EngineReply reply = process.start_session({}, Ms(5000));
-  CHECK(reply.fault == EngineFault::kExited);
-  // The same words as an engine that exits while we wait for usiok, with how it ended.
-  CHECK_MESSAGE(
-      reply.detail.find("closed its output while we waited for usiok") != std::string::npos,
-      reply.detail);
-  CHECK_MESSAGE(reply.detail.find("exited with status 3") != std::string::npos, reply.detail);
+  check_exited_before_usiok(process.start_session({}, Ms(5000)), 3);
 }
 
 TEST_CASE("usi engine process: an engine that exits while we wait for usiok") {
@@ -43,10 +49,5 @@ TEST_CASE("usi engine process: an engine that exits while we wait for usiok") {
   EngineConfig config;
   config.command = "/bin/sh -c 'read line; echo \"id name half\"; exit 4'";
   REQUIRE(process.start(config).is_ok());
-  const usi::EngineReply reply = process.start_session({}, Ms(5000));
-  CHECK(reply.fault == EngineFault::kExited);
-  CHECK_MESSAGE(
-      reply.detail.find("closed its output while we waited for usiok") != std::string::npos,
-      reply.detail);
-  CHECK_MESSAGE(reply.detail.find("exited with status 4") != std::string::npos, reply.detail);
+  check_exited_before_usiok(process.start_session({}, Ms(5000)), 4);
 }
